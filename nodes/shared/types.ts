@@ -1,0 +1,321 @@
+/**
+ * Rubika Bot API v3 types, defined once and shared by the nodes, the sandbox server and the tests.
+ *
+ * Sources: ../shared/spec/rubika-bot-api.md (the spec) and rubika-api-facts.md (what the real service does).
+ * Where the facts conflict we keep every plausible variant (e.g. both spellings of the one-time keypad flag,
+ * the union of both ButtonType lists) so the node accepts whatever the service sends back.
+ */
+
+/** Every JSON method of the API, in the order of the spec. `requestSendFile`'s upload step is not a method. */
+export const RUBIKA_METHODS = [
+	'getMe',
+	'getChat',
+	'getFile',
+	'getUpdates',
+	'sendMessage',
+	'sendPoll',
+	'sendLocation',
+	'sendContact',
+	'sendFile',
+	'forwardMessage',
+	'editMessageText',
+	'editMessageKeypad',
+	'deleteMessage',
+	'editChatKeypad',
+	'setCommands',
+	'updateBotEndpoints',
+	'requestSendFile',
+	'banChatMember',
+	'unbanChatMember',
+] as const;
+export type RubikaMethod = (typeof RUBIKA_METHODS)[number];
+
+export const CHAT_TYPES = ['User', 'Bot', 'Group', 'Channel'] as const;
+export type ChatType = (typeof CHAT_TYPES)[number];
+
+export const FORWARDED_FROM_TYPES = ['User', 'Channel', 'Bot'] as const;
+export type ForwardedFromType = (typeof FORWARDED_FROM_TYPES)[number];
+
+export const PAYMENT_STATUSES = ['Paid', 'NotPaid'] as const;
+export type PaymentStatusType = (typeof PAYMENT_STATUSES)[number];
+
+export const POLL_STATES = ['Open', 'Closed'] as const;
+export type PollState = (typeof POLL_STATES)[number];
+
+export const FILE_TYPES = ['File', 'Image', 'Voice', 'Music', 'Gif', 'Video'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** Documented size limit per file type (facts §6), in bytes. Types without a documented limit use File's. */
+export const FILE_SIZE_LIMITS: Record<FileType, number> = {
+	File: 50 * 1024 * 1024,
+	Image: 10 * 1024 * 1024,
+	Video: 50 * 1024 * 1024,
+	Gif: 50 * 1024 * 1024,
+	Voice: 50 * 1024 * 1024,
+	Music: 50 * 1024 * 1024,
+};
+
+export const MESSAGE_SENDER_TYPES = ['User', 'Bot'] as const;
+export type MessageSenderType = (typeof MESSAGE_SENDER_TYPES)[number];
+
+export const CHAT_KEYPAD_TYPES = ['None', 'New', 'Remove'] as const;
+export type ChatKeypadType = (typeof CHAT_KEYPAD_TYPES)[number];
+
+export const UPDATE_ENDPOINT_TYPES = [
+	'ReceiveUpdate',
+	'ReceiveInlineMessage',
+	'ReceiveQuery',
+	'GetSelectionItem',
+	'SearchSelectionItems',
+] as const;
+export type UpdateEndpointType = (typeof UPDATE_ENDPOINT_TYPES)[number];
+
+export const UPDATE_TYPES = [
+	'NewMessage',
+	'UpdatedMessage',
+	'RemovedMessage',
+	'StartedBot',
+	'StoppedBot',
+	'UpdatedPayment',
+] as const;
+export type UpdateType = (typeof UPDATE_TYPES)[number];
+
+/** Union of the old (21) and new (18) official ButtonType lists: the facts disagree, the service accepts both. */
+export const BUTTON_TYPES = [
+	'Simple',
+	'Selection',
+	'Calendar',
+	'NumberPicker',
+	'StringPicker',
+	'Location',
+	'Payment',
+	'CameraImage',
+	'CameraVideo',
+	'GalleryImage',
+	'GalleryVideo',
+	'File',
+	'Audio',
+	'RecordAudio',
+	'MyPhoneNumber',
+	'MyLocation',
+	'Textbox',
+	'Link',
+	'AskMyPhoneNumber',
+	'AskLocation',
+	'AskMyLocation',
+	'Barcode',
+] as const;
+export type ButtonType = (typeof BUTTON_TYPES)[number];
+
+export const METADATA_TYPES = [
+	'Bold',
+	'Italic',
+	'Mono',
+	'Underline',
+	'Strike',
+	'Spoiler',
+	'Link',
+	'MentionText',
+	'Pre',
+	'Quote',
+] as const;
+export type MetadataType = (typeof METADATA_TYPES)[number];
+
+/** Most formatting parts one message may carry (facts §7). */
+export const MAX_METADATA_PARTS = 30;
+
+/** Known error statuses. `TOO_REQUEST` (no S) appears in one library and is treated as the same thing. */
+export const ERROR_STATUSES = ['INVALID_INPUT', 'INVALID_ACCESS', 'TOO_REQUESTS'] as const;
+export type KnownErrorStatus = (typeof ERROR_STATUSES)[number];
+
+export interface Button {
+	id: string;
+	type: ButtonType | string;
+	button_text: string;
+	/** Type-specific sub-objects (button_selection, button_calendar, …) pass through untouched. */
+	[extra: string]: unknown;
+}
+
+export interface KeypadRow {
+	buttons: Button[];
+}
+
+export interface Keypad {
+	rows: KeypadRow[];
+	resize_keyboard?: boolean;
+	one_time_keyboard?: boolean;
+	/** The older spelling of `one_time_keyboard`, still used by most libraries. */
+	on_time_keyboard?: boolean;
+}
+
+export interface MetadataPart {
+	type: MetadataType;
+	from_index: number;
+	length: number;
+	link_url?: string;
+	mention_text_user_id?: string;
+}
+
+export interface Metadata {
+	meta_data_parts: MetadataPart[];
+}
+
+export interface BotCommand {
+	command: string;
+	description: string;
+}
+
+export interface RubikaFile {
+	file_id: string;
+	file_name?: string;
+	/** Bytes, as a string. */
+	size?: string;
+}
+
+export interface Bot {
+	bot_id: string;
+	bot_title: string;
+	avatar?: RubikaFile | null;
+	description?: string | null;
+	username: string;
+	start_message?: string | null;
+	share_url?: string | null;
+}
+
+export interface Chat {
+	chat_id: string;
+	chat_type: ChatType;
+	user_id?: string | null;
+	first_name?: string | null;
+	last_name?: string | null;
+	title?: string | null;
+	username?: string | null;
+}
+
+export interface ForwardedFrom {
+	type_from: ForwardedFromType;
+	message_id: string;
+	from_chat_id: string;
+	from_sender_id?: string | null;
+}
+
+export interface AuxData {
+	start_id?: string | null;
+	button_id?: string | null;
+}
+
+export interface Location {
+	longitude: string;
+	latitude: string;
+}
+
+export interface ContactMessage {
+	phone_number: string;
+	first_name: string;
+	last_name?: string;
+}
+
+export interface PollStatus {
+	state: PollState;
+	selection_index: number;
+	percent_vote_options: number[];
+	total_vote: number;
+	show_total_votes: boolean;
+}
+
+export interface Poll {
+	question: string;
+	options: string[];
+	poll_status?: PollStatus;
+}
+
+export interface Sticker {
+	sticker_id: string;
+	file: RubikaFile;
+	emoji_character: string;
+}
+
+export interface PaymentStatus {
+	payment_id: string;
+	status: PaymentStatusType;
+}
+
+export interface Message {
+	message_id: string;
+	text?: string | null;
+	/** Unix seconds; the documentation says int, every sample shows a string. */
+	time: string | number;
+	is_edited?: boolean;
+	sender_type: MessageSenderType;
+	sender_id: string;
+	aux_data?: AuxData | null;
+	file?: RubikaFile | null;
+	reply_to_message_id?: string | null;
+	forwarded_from?: ForwardedFrom | null;
+	forwarded_no_link?: string | null;
+	location?: Location | null;
+	sticker?: Sticker | null;
+	contact_message?: ContactMessage | null;
+	poll?: Poll | null;
+	metadata?: Metadata | null;
+	/** Not documented on Message, but what a bot's own message shows. */
+	inline_keypad?: Keypad | null;
+}
+
+export interface Update {
+	type: UpdateType;
+	chat_id: string;
+	removed_message_id?: string | null;
+	new_message?: Message | null;
+	updated_message?: Message | null;
+	updated_payment?: PaymentStatus | null;
+	/** Undocumented but read by two libraries as part of a de-duplication key. */
+	update_time?: string | number;
+}
+
+/** An inline keypad tap, delivered only to the ReceiveInlineMessage endpoint. */
+export interface InlineMessage {
+	sender_id: string;
+	text?: string | null;
+	file?: RubikaFile | null;
+	location?: Location | null;
+	aux_data?: AuxData | null;
+	message_id: string;
+	chat_id: string;
+}
+
+/** What the service POSTs to a registered endpoint. Dispatch on the key, never on the path. */
+export type WebhookBody = { update: Update } | { inline_message: InlineMessage };
+
+export interface OkEnvelope<T = unknown> {
+	status: 'OK';
+	data: T;
+}
+
+export interface ErrorEnvelope {
+	status: string;
+	dev_message?: string;
+}
+
+export type Envelope<T = unknown> = OkEnvelope<T> | ErrorEnvelope;
+
+/** `data` of each method, as far as the facts tell (§1). Methods not listed answer `{}`. */
+export interface MethodResults {
+	getMe: { bot: Bot };
+	getChat: { chat: Chat };
+	getFile: { download_url: string };
+	getUpdates: { updates: Update[]; next_offset_id?: string | null };
+	sendMessage: { message_id: string };
+	sendPoll: { message_id: string };
+	sendLocation: { message_id: string };
+	sendContact: { message_id: string };
+	sendFile: { message_id: string };
+	forwardMessage: { new_message_id: string };
+	requestSendFile: { upload_url: string };
+	updateBotEndpoints: { status: 'Done' | 'InvalidUrl' | string };
+}
+
+/** Answer of a POST to an `upload_url`. */
+export interface UploadResult {
+	file_id: string;
+}
