@@ -1,0 +1,10 @@
+/** Jest runs the TypeScript sources directly; every test talks real HTTP to a sandbox on 127.0.0.1. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }],
+	},
+	testTimeout: 60000,
+};
