@@ -1,0 +1,131 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { setCallDefaults } from '../shared/transport';
+import { RESOURCES, findOperation } from './actions';
+import { runForEachItem } from './runner';
+
+/** Resource and Operation dropdowns plus every operation's fields, generated from the registry. */
+function buildProperties(): INodeProperties[] {
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
+			default: 'message',
+		},
+	];
+	for (const resource of RESOURCES) {
+		const firstOperation = resource.operations[0].value;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options: resource.operations.map(({ name, value, action, description }) => ({
+				name,
+				value,
+				action,
+				description,
+			})),
+			default: firstOperation,
+		});
+		for (const operation of resource.operations) {
+			for (const property of operation.properties) {
+				const show = property.displayOptions?.show ?? {};
+				properties.push({
+					...property,
+					displayOptions: {
+						...property.displayOptions,
+						show: { ...show, resource: [resource.value], operation: [operation.value] },
+					},
+				});
+			}
+		}
+	}
+	properties.push({
+		displayName: 'Request Options',
+		name: 'requestOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		description: 'How items are sent: pacing for broadcasts, parallel requests and retries',
+		options: [
+			{
+				displayName: 'Max Requests per Second',
+				name: 'maxPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 0,
+				description:
+					'Start at most this many items per second, to stay under Rubika\'s rate limits in broadcasts. 0 means no limit.',
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 20 },
+				default: 1,
+				description: 'How many items are sent at the same time. Output order always follows input order.',
+			},
+			{
+				displayName: 'Retries',
+				name: 'retries',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 10 },
+				default: 3,
+				description:
+					'How often a request is retried after a rate limit (TOO_REQUESTS, HTTP 429), a server error or a dropped connection, with growing pauses',
+			},
+		],
+	});
+	return properties;
+}
+
+export class Rubika implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Rubika',
+		name: 'rubika',
+		icon: { light: 'file:../../icons/rubika.svg', dark: 'file:../../icons/rubika.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send messages, keypads, polls and files with a Rubika bot, and manage its chats',
+		defaults: { name: 'Rubika' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		properties: buildProperties(),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operationName = this.getNodeParameter('operation', 0) as string;
+		const operation = findOperation(resource, operationName);
+		if (!operation) {
+			throw new NodeOperationError(this.getNode(), `Unknown operation "${operationName}" for resource "${resource}"`);
+		}
+		const options = this.getNodeParameter('requestOptions', 0, {}) as {
+			maxPerSecond?: number;
+			concurrency?: number;
+			retries?: number;
+		};
+		setCallDefaults(this, { retry: { maxAttempts: (options.retries ?? 3) + 1 } });
+		const output = await runForEachItem(this, operation, items.length, {
+			concurrency: options.concurrency ?? 1,
+			maxPerSecond: options.maxPerSecond ?? 0,
+		});
+		return [output];
+	}
+}

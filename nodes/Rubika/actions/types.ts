@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+/**
+ * One operation of the Rubika node: its place in the Resource/Operation dropdowns, its fields and what it
+ * does, side by side in one file. The node adds `displayOptions` for the resource and operation itself,
+ * so `properties` only list the fields.
+ */
+export interface RubikaOperation {
+	/** The `operation` parameter's value, camelCase. */
+	value: string;
+	/** Shown in the Operation dropdown, Title Case. */
+	name: string;
+	/** Shown in the node picker and to AI agents, sentence case: "Send a text message". */
+	action: string;
+	description: string;
+	properties: INodeProperties[];
+	/**
+	 * Runs the operation for one input item. Plain objects become output items (paired with the input
+	 * item by the node); full execution items are returned as they are, e.g. to carry binary data.
+	 */
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+	): Promise<IDataObject | IDataObject[] | INodeExecutionData[]>;
+}
+
+export interface RubikaResource {
+	value: string;
+	name: string;
+	description: string;
+	operations: RubikaOperation[];
+}

@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { InputError } from '../shared/errors';
+import type { RubikaOperation } from './actions/types';
+
+export interface RunSettings {
+	/** How many items are in flight at once. */
+	concurrency: number;
+	/** Upper bound on started items per second; 0 means no pacing. */
+	maxPerSecond: number;
+}
+
+/**
+ * Runs one operation over all input items: paced and optionally concurrent (for broadcasts), output in
+ * input order, every output item paired with its input item, and "Continue On Fail" handled per item.
+ */
+export async function runForEachItem(
+	context: IExecuteFunctions,
+	operation: RubikaOperation,
+	itemCount: number,
+	settings: RunSettings,
+): Promise<INodeExecutionData[]> {
+	const results: INodeExecutionData[][] = new Array(itemCount);
+	const interval = settings.maxPerSecond > 0 ? 1000 / settings.maxPerSecond : 0;
+	let nextStart = Date.now();
+	let nextIndex = 0;
+	let firstError: Error | undefined;
+
+	const worker = async () => {
+		while (firstError === undefined && nextIndex < itemCount) {
+			const itemIndex = nextIndex++;
+			if (interval > 0) {
+				// Reserve a start slot before waiting, so concurrent workers space themselves out.
+				const slot = Math.max(nextStart, Date.now());
+				nextStart = slot + interval;
+				const wait = slot - Date.now();
+				if (wait > 0) await sleep(wait);
+			}
+			try {
+				results[itemIndex] = toOutputItems(await operation.execute.call(context, itemIndex), itemIndex);
+			} catch (caught) {
+				const error = asNodeError(context, caught, itemIndex);
+				if (context.continueOnFail()) {
+					results[itemIndex] = [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
+				} else {
+					firstError ??= error;
+				}
+			}
+		}
+	};
+	const workers = Math.max(1, Math.min(settings.concurrency, itemCount));
+	await Promise.all(Array.from({ length: workers }, worker));
+	if (firstError) throw firstError;
+	return results.flat();
+}
+
+function toOutputItems(
+	output: IDataObject | IDataObject[] | INodeExecutionData[],
+	itemIndex: number,
+): INodeExecutionData[] {
+	const list = Array.isArray(output) ? output : [output];
+	return list.map((entry) => {
+		const isExecutionItem =
+			typeof entry.json === 'object' && entry.json !== null && Object.keys(entry).every((key) => EXECUTION_ITEM_KEYS.has(key));
+		const item = (isExecutionItem ? entry : { json: entry }) as INodeExecutionData;
+		return { ...item, pairedItem: { item: itemIndex } };
+	});
+}
+
+const EXECUTION_ITEM_KEYS = new Set(['json', 'binary', 'pairedItem']);
+
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof InputError) {
+		return new NodeOperationError(context.getNode(), `${error.field}: ${error.message} [item ${itemIndex}]`, {
+			itemIndex,
+		});
+	}
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** What "Continue On Fail" puts into the item: enough to tell which chat failed and why. */
+function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (error instanceof NodeApiError) {
+		if (error.description) json.description = error.description;
+		const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse;
+		if (response?.status) json.status = response.status;
+		if (response?.dev_message) json.dev_message = response.dev_message;
+		if (error.httpCode) json.httpCode = error.httpCode;
+	}
+	return json;
+}

@@ -1,0 +1,43 @@
+/**
+ * JSON parsing that keeps big integers exact.
+ *
+ * Rubika ids are documented as strings, but an official sample shows `message_id` as a bare number above
+ * 2^53, which `JSON.parse` would silently round. Any bare integer that is not a safe JS integer is turned
+ * into a string of its digits before parsing; everything else parses exactly as `JSON.parse` would.
+ */
+export function parseJsonKeepingBigIntegers(text: string): unknown {
+	return JSON.parse(quoteUnsafeIntegers(text));
+}
+
+function quoteUnsafeIntegers(text: string): string {
+	// Fast path: no run of 16+ digits, nothing can be unsafe.
+	if (!/\d{16}/.test(text)) return text;
+	let out = '';
+	let index = 0;
+	let copiedUpTo = 0;
+	while (index < text.length) {
+		const char = text[index];
+		if (char === '"') {
+			// Skip a string literal, honouring escapes.
+			index++;
+			while (index < text.length && text[index] !== '"') {
+				index += text[index] === '\\' ? 2 : 1;
+			}
+			index++;
+			continue;
+		}
+		if (char === '-' || (char >= '0' && char <= '9')) {
+			const start = index;
+			index++;
+			while (index < text.length && /[0-9eE+\-.]/.test(text[index])) index++;
+			const token = text.slice(start, index);
+			if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
+				out += text.slice(copiedUpTo, start) + `"${token}"`;
+				copiedUpTo = index;
+			}
+			continue;
+		}
+		index++;
+	}
+	return out + text.slice(copiedUpTo);
+}

@@ -1,0 +1,403 @@
+/**
+ * The one way this package talks to Rubika.
+ *
+ * Every call goes through n8n's `httpRequestWithAuthentication` (the credential puts the token into the
+ * path), answers are parsed here without losing big integer ids, Rubika's error envelope becomes a
+ * NodeApiError a person can act on, rate limits and transient faults are retried with backoff, and the
+ * bot token is scrubbed from everything that leaves this module.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { parseJsonKeepingBigIntegers } from './json';
+import type { MethodResults, UploadResult } from './types';
+
+export const CREDENTIAL_TYPE = 'rubikaApi';
+
+export type RubikaContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IWebhookFunctions;
+
+export interface RetryPolicy {
+	/** Total attempts, the first included. */
+	maxAttempts: number;
+	/** Delay before the first retry; doubles each time, with full jitter. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Never sleep more than this in total for one call. */
+	maxTotalDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 4,
+	baseDelayMs: 400,
+	maxDelayMs: 8_000,
+	maxTotalDelayMs: 30_000,
+};
+
+export interface CallOptions {
+	itemIndex?: number;
+	retry?: Partial<RetryPolicy>;
+	/** Milliseconds before one attempt is abandoned (and retried as a transient fault). */
+	timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** What each known status means to someone building a workflow. */
+const STATUS_EXPLANATIONS: Record<string, string> = {
+	INVALID_INPUT:
+		'Rubika rejected the request as invalid: a missing or malformed field, an unknown chat or message id, or a bad bot token.',
+	INVALID_ACCESS:
+		'The bot is not allowed to do this: it may need to be an admin of the chat, or the message is not its own.',
+	TOO_REQUESTS: 'Rubika is rate limiting this bot. Slow down (see the node\'s pacing option) and try again.',
+};
+
+/** Rubika statuses that will never succeed on retry. */
+const FINAL_STATUSES = new Set(['INVALID_INPUT', 'INVALID_ACCESS']);
+const RATE_LIMIT_STATUSES = new Set(['TOO_REQUESTS', 'TOO_REQUEST']);
+const TRANSIENT_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+/** A failure of one attempt, already free of the token; `retryable` decides whether we try again. */
+class AttemptFailure {
+	constructor(
+		readonly retryable: boolean,
+		readonly message: string,
+		readonly description: string,
+		readonly details: JsonObject,
+		readonly httpCode?: number,
+		readonly retryAfterMs?: number,
+	) {}
+}
+
+type Result<M extends string> = M extends keyof MethodResults ? MethodResults[M] : IDataObject;
+
+/**
+ * Calls a Bot API method and returns the envelope's `data`.
+ * Throws NodeApiError (with Rubika's status, dev_message, method and HTTP code) when Rubika says no.
+ */
+export async function callRubika<M extends string>(
+	context: RubikaContext,
+	method: M,
+	body: IDataObject = {},
+	options: CallOptions = {},
+): Promise<Result<M>> {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: method,
+		body,
+		json: true,
+		headers: { 'Content-Type': 'application/json' },
+	};
+	const data = await sendWithRetries(context, method, request, options, (response) =>
+		readEnvelope(method, response),
+	);
+	return data as Result<M>;
+}
+
+/** Streams a file to an `upload_url` as multipart/form-data with one part named `file`. */
+export async function uploadToRubika(
+	context: RubikaContext,
+	uploadUrl: string,
+	file: { fileName: string; mimeType: string; size: number; content: () => AsyncIterable<Uint8Array> },
+	options: CallOptions = {},
+): Promise<UploadResult> {
+	const boundary = `----n8nRubika${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+	const safeName = file.fileName.replace(/["\r\n]/g, '_');
+	const head = Buffer.from(
+		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\n` +
+			`Content-Type: ${file.mimeType || 'application/octet-stream'}\r\n\r\n`,
+	);
+	const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+	// A Blob-shaped body: axios streams it chunk by chunk with a known Content-Length, so neither a
+	// Buffer nor a disk-backed file is copied into one more whole-file buffer. A fresh one per attempt,
+	// because a stream cannot be replayed.
+	const makeBody = () => ({
+		[Symbol.toStringTag]: 'Blob',
+		size: head.length + file.size + tail.length,
+		type: `multipart/form-data; boundary=${boundary}`,
+		async *stream() {
+			yield head;
+			yield* file.content();
+			yield tail;
+		},
+	});
+	const label = 'upload';
+	return (await sendWithRetries(
+		context,
+		label,
+		() => ({ method: 'POST', url: uploadUrl, body: makeBody() as unknown as IDataObject }),
+		{ ...options, timeoutMs: options.timeoutMs ?? 10 * 60_000 },
+		(response) => readEnvelope(label, response),
+	)) as UploadResult;
+}
+
+/** Downloads a `download_url` (no token in it) as a Buffer, with the same retries and redaction. */
+export async function downloadFromRubika(
+	context: RubikaContext,
+	downloadUrl: string,
+	options: CallOptions = {},
+): Promise<{ body: Buffer; headers: RawResponse['headers'] }> {
+	const label = 'download';
+	return await sendWithRetries(
+		context,
+		label,
+		{ method: 'GET', url: downloadUrl, encoding: 'arraybuffer' },
+		{ ...options, timeoutMs: options.timeoutMs ?? 10 * 60_000 },
+		(response) => {
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return { body: Buffer.from(response.body as ArrayBuffer), headers: response.headers };
+			}
+			throw httpFailure(label, response, bodyText(response.body));
+		},
+	);
+}
+
+/**
+ * Per-execution defaults (the node's "Retries" option). Kept beside the context object rather than
+ * passed through every operation, and dropped with the context when the execution ends.
+ */
+const callDefaults = new WeakMap<object, Pick<CallOptions, 'retry'>>();
+
+export function setCallDefaults(context: RubikaContext, defaults: Pick<CallOptions, 'retry'>): void {
+	callDefaults.set(context, defaults);
+}
+
+async function sendWithRetries<T>(
+	context: RubikaContext,
+	label: string,
+	request: IHttpRequestOptions | (() => IHttpRequestOptions),
+	options: CallOptions,
+	interpret: (response: RawResponse) => T,
+): Promise<T> {
+	const policy = { ...DEFAULT_RETRY_POLICY, ...callDefaults.get(context)?.retry, ...options.retry };
+	const token = await tokenOf(context);
+	let slept = 0;
+	for (let attempt = 1; ; attempt++) {
+		let failure: AttemptFailure;
+		try {
+			const base = typeof request === 'function' ? request() : request;
+			const response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				{
+					...base,
+					// We read status and body ourselves: Rubika errors can arrive with any HTTP code,
+					// and we parse the text so that big ids keep their digits.
+					json: false,
+					encoding: base.encoding ?? 'text',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+				},
+			)) as RawResponse;
+			return interpret(response);
+		} catch (error) {
+			failure = error instanceof AttemptFailure ? error : networkFailure(label, error);
+		}
+		const delay = backoffDelay(policy, attempt, failure.retryAfterMs);
+		if (!failure.retryable || attempt >= policy.maxAttempts || slept + delay > policy.maxTotalDelayMs) {
+			throw toNodeApiError(context, failure, token, options.itemIndex, attempt);
+		}
+		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${attempt} in ${delay} ms`);
+		slept += delay;
+		await sleep(delay);
+	}
+}
+
+function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
+	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	// "Equal jitter": at least half the exponential delay, so retries never hammer the server at once.
+	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+function readEnvelope(method: string, response: RawResponse): unknown {
+	const text = bodyText(response.body);
+	const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+	if (response.statusCode === 429) {
+		throw new AttemptFailure(
+			true,
+			`Rubika is rate limiting this bot (HTTP 429 on ${method})`,
+			STATUS_EXPLANATIONS.TOO_REQUESTS,
+			{ method, http_code: 429, status: 'TOO_REQUESTS' },
+			429,
+			retryAfterMs,
+		);
+	}
+	let envelope: unknown;
+	try {
+		envelope = text.trim() === '' ? undefined : parseJsonKeepingBigIntegers(text);
+	} catch {
+		envelope = undefined;
+	}
+	if (!isEnvelope(envelope)) {
+		throw httpFailure(method, response, text);
+	}
+	if (envelope.status === 'OK') {
+		return envelope.data ?? {};
+	}
+	const status = String(envelope.status);
+	const devMessage = typeof envelope.dev_message === 'string' ? envelope.dev_message : undefined;
+	const rateLimited = RATE_LIMIT_STATUSES.has(status);
+	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ??
+		`Rubika answered with the status ${status}.`;
+	throw new AttemptFailure(
+		rateLimited || (!FINAL_STATUSES.has(status) && response.statusCode >= 500),
+		`Rubika ${method} failed: ${status}${devMessage ? ` – ${devMessage}` : ''}`,
+		explanation + (devMessage ? ` Rubika says: ${devMessage}` : ''),
+		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode },
+		response.statusCode,
+		retryAfterMs,
+	);
+}
+
+/** An answer that is not a Rubika envelope: an HTML error page, an empty or truncated body. */
+function httpFailure(method: string, response: RawResponse, text: string): AttemptFailure {
+	const code = response.statusCode;
+	const kind =
+		text.trim() === ''
+			? 'an empty body'
+			: /^\s*</.test(text)
+				? `an HTML page${titleOf(text)}`
+				: looksLikeJson(text)
+					? 'JSON that is cut off or malformed'
+					: 'a body that is not JSON';
+	const transient = code >= 500 || code === 408 || code === 425 || text.trim() === '';
+	return new AttemptFailure(
+		transient || looksLikeJson(text),
+		`Rubika ${method} did not answer like the Bot API: HTTP ${code} with ${kind}`,
+		code >= 500
+			? 'The Rubika server (or a proxy in front of it) failed. This is usually temporary.'
+			: 'Check the Base URL in the Rubika credential: it should point at the Bot API (https://botapi.rubika.ir).',
+		{ method, http_code: code, body_start: text.slice(0, 200) },
+		code,
+	);
+}
+
+function networkFailure(method: string, error: unknown): AttemptFailure {
+	const code = findErrorCode(error);
+	const text = error instanceof Error ? error.message : String(error);
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
+	const reason = timedOut
+		? 'the request timed out'
+		: code === 'ECONNREFUSED'
+			? 'the connection was refused'
+			: code === 'ENOTFOUND'
+				? 'the host name could not be resolved'
+				: code === 'ECONNRESET' || /socket hang up/i.test(text)
+					? 'the connection was dropped before an answer came'
+					: text;
+	return new AttemptFailure(
+		timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text),
+		`Could not reach Rubika for ${method}: ${reason}`,
+		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
+		{ method, ...(code ? { code } : {}) },
+	);
+}
+
+function toNodeApiError(
+	context: RubikaContext,
+	failure: AttemptFailure,
+	token: string | undefined,
+	itemIndex: number | undefined,
+	attempts: number,
+): NodeApiError {
+	const scrub = (text: string) => redactToken(text, token);
+	const details = JSON.parse(scrub(JSON.stringify({ ...failure.details, attempts }))) as JsonObject;
+	const error = new NodeApiError(context.getNode(), details, {
+		message: scrub(failure.message),
+		description: scrub(failure.description),
+		httpCode: failure.httpCode !== undefined ? String(failure.httpCode) : undefined,
+		itemIndex,
+	});
+	error.stack = scrub(error.stack ?? '');
+	return error;
+}
+
+/** Removes the bot token (raw or URL-encoded) and any `/v3/<token>/` path segment from a text. */
+export function redactToken(text: string, token: string | undefined): string {
+	let out = text.replace(/\/v3\/[^/\s"'?#]+\//g, '/v3/***/');
+	if (token && token.length >= 4) {
+		for (const variant of new Set([token, encodeURIComponent(token)])) {
+			out = out.split(variant).join('***');
+		}
+	}
+	return out;
+}
+
+async function tokenOf(context: RubikaContext): Promise<string | undefined> {
+	try {
+		const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+		return typeof credentials?.accessToken === 'string' ? credentials.accessToken.trim() : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function isEnvelope(value: unknown): value is { status: unknown; data?: unknown; dev_message?: unknown } {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'status' in value;
+}
+
+function bodyText(body: unknown): string {
+	if (typeof body === 'string') return body;
+	if (body === undefined || body === null) return '';
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	return JSON.stringify(body);
+}
+
+function looksLikeJson(text: string): boolean {
+	return /^\s*[[{]/.test(text);
+}
+
+function titleOf(html: string): string {
+	const match = /<title>([^<]{1,120})<\/title>/i.exec(html);
+	return match ? ` ("${match[1].trim()}")` : '';
+}
+
+function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (!value) return undefined;
+	const seconds = Number(value);
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { code?: unknown; cause?: unknown };
+		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
+		current = candidate.cause;
+	}
+	return undefined;
+}

@@ -1,0 +1,277 @@
+/**
+ * Runs our nodes through n8n-core's real execution engine, in-process.
+ *
+ * A workflow of two nodes is built: an "Input" node that emits the given items (binary data stored the way
+ * n8n stores it, in memory or on disk) and the node under test. `WorkflowExecute` resolves parameters and
+ * expressions, applies our credential's `authenticate`, performs HTTP with n8n's own client, and records
+ * the run. Tests then read the items that came out, or the error a person would see.
+ */
+import { Container } from '@n8n/di';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	WorkflowExecute,
+} from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	ExecutionError,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { RubikaApi } from '../../credentials/RubikaApi.credentials';
+import { Rubika } from '../../nodes/Rubika/Rubika.node';
+
+export type BinaryMode = 'default' | 'filesystem';
+
+export interface TestCredentials {
+	accessToken: string;
+	baseUrl: string;
+}
+
+export interface InputItem {
+	json?: IDataObject;
+	/** Binary properties to attach, stored through n8n's binary data service like any real upload. */
+	binary?: Record<string, { data: Buffer; fileName?: string; mimeType?: string }>;
+}
+
+export interface RunNodeOptions {
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	items?: InputItem[];
+	/** "Continue On Fail" in the node's settings. */
+	continueOnFail?: boolean;
+	nodeType?: INodeType;
+	typeVersion?: number;
+}
+
+export interface NodeRunResult {
+	/** Items on the node's first output (empty when it failed). */
+	items: INodeExecutionData[];
+	/** The error the execution ended with, as n8n records it. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+const NODE_UNDER_TEST = 'Rubika';
+const INPUT_NODE = 'Input';
+const credentialTypes: Record<string, ICredentialType> = { rubikaApi: new RubikaApi() };
+
+/** A stand-in for the node before ours: emits the test's items, binary data stored as n8n does. */
+class HarnessInput implements INodeType {
+	description = {
+		displayName: 'Harness Input',
+		name: 'harnessInput',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items a test provides',
+		defaults: { name: INPUT_NODE },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	constructor(private readonly items: InputItem[]) {}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = (this as unknown as { harnessItems: InputItem[] }).harnessItems;
+		const output: INodeExecutionData[] = [];
+		for (const [index, item] of items.entries()) {
+			const out: INodeExecutionData = { json: item.json ?? {}, pairedItem: { item: 0 } };
+			if (item.binary) {
+				out.binary = {};
+				for (const [key, file] of Object.entries(item.binary)) {
+					out.binary[key] = await this.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+				}
+			}
+			output.push(out);
+			void index;
+		}
+		return [output];
+	}
+}
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType>) {}
+
+	getByName(type: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(type);
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		const found = this.types[type];
+		if (!found) throw new Error(`Unknown node type ${type}`);
+		return found;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Resolves credentials the way n8n's CredentialsHelper does for a function-style `authenticate`. */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: TestCredentials) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = credentialTypes[typeName]?.authenticate;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used by the harness');
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		// A fresh copy per call, as n8n decrypts anew: nodes must not be able to change the stored one.
+		return { ...this.credentials };
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return [];
+	}
+}
+
+let binaryModeReady: BinaryMode | undefined;
+
+/** Sets where n8n keeps binary data for this test file: in memory ('default') or on disk. */
+export async function useBinaryMode(mode: BinaryMode): Promise<void> {
+	if (binaryModeReady === mode) return;
+	const config = Container.get(BinaryDataConfig);
+	config.mode = mode;
+	config.localStoragePath = mkdtempSync(join(tmpdir(), 'rubika-binary-'));
+	await Container.get(BinaryDataService).init();
+	binaryModeReady = mode;
+}
+
+export function makeAdditionalData(credentials: TestCredentials, executionId = 'test-execution'): IWorkflowExecuteAdditionalData {
+	const unsupported = async () => {
+		throw new Error('not supported in the test harness');
+	};
+	return {
+		credentialsHelper: new CredentialsHelper(credentials),
+		executionId,
+		hooks: new ExecutionLifecycleHooks('manual', executionId, {
+			id: 'test-workflow',
+			name: 'test',
+			active: false,
+			nodes: [],
+			connections: {},
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as never),
+		executeWorkflow: unsupported,
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formBaseUrl: 'http://127.0.0.1/form',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1/form-test',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: unsupported,
+		// Executions are not persisted here; n8n-core only needs these to be present.
+		encryptedRunnerIdentity: undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs one node (the Rubika action node unless another is given) over the given input items. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
+	await useBinaryMode(binaryModeReady ?? 'default');
+	const items = options.items ?? [{ json: {} }];
+	const input = new HarnessInput(items);
+	// The engine calls execute() with its own context; hand the items over through that context.
+	const inputType: INodeType = {
+		description: input.description,
+		execute: async function (this: IExecuteFunctions) {
+			return await input.execute.call(Object.assign(Object.create(this), { harnessItems: items }));
+		},
+	};
+	const nodeType = options.nodeType ?? new Rubika();
+	const nodes: INode[] = [
+		{
+			id: 'input',
+			name: INPUT_NODE,
+			type: 'harnessInput',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'under-test',
+			name: NODE_UNDER_TEST,
+			type: nodeType.description.name,
+			typeVersion: options.typeVersion ?? 1,
+			position: [200, 0],
+			parameters: options.parameters,
+			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
+			continueOnFail: options.continueOnFail ?? false,
+			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		},
+	];
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'test',
+		nodes,
+		connections: {
+			[INPUT_NODE]: { main: [[{ node: NODE_UNDER_TEST, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+		active: false,
+		nodeTypes: new NodeTypes({ harnessInput: inputType, [nodeType.description.name]: nodeType }),
+		settings: { executionOrder: 'v1' },
+	});
+	const execution = new WorkflowExecute(makeAdditionalData(options.credentials), 'manual');
+	const run = await execution.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
+	const error = run.data.resultData.error;
+	const taskData = run.data.resultData.runData[NODE_UNDER_TEST]?.[0];
+	return { items: taskData?.data?.main?.[0] ?? [], error, run };
+}
