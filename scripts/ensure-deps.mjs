@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Installs the project's devDependencies when they are missing or older than package-lock.json, so that
+// `npm test` and `npm start` work on a fresh clone with nothing else run first. Plain Node, no dependencies.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const lockfile = join(root, 'package-lock.json');
+const stamp = join(root, 'node_modules', '.rubika-deps-stamp');
+
+const wanted = createHash('sha256')
+	.update(readFileSync(join(root, 'package.json')))
+	.update(existsSync(lockfile) ? readFileSync(lockfile) : '')
+	.digest('hex');
+
+if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) process.exit(0);
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// `.npmrc` sets ignore-scripts=true: n8n-core pulls isolated-vm, whose install script only builds on Node 24.
+// Not `npm ci`: npm 11 rejects this lockfile for lacking other platforms' optional packages; `npm install`
+// still follows the lockfile's versions.
+const args = ['install', '--no-audit', '--no-fund'];
+console.log(`[ensure-deps] npm ${args.join(' ')} (dependencies missing or changed)`);
+execFileSync(npm, args, { cwd: root, stdio: 'inherit' });
+writeFileSync(stamp, wanted);
