@@ -86,12 +86,10 @@ class HarnessInput implements INodeType {
 		properties: [],
 	} as INodeType['description'];
 
-	constructor(private readonly items: InputItem[]) {}
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = (this as unknown as { harnessItems: InputItem[] }).harnessItems;
 		const output: INodeExecutionData[] = [];
-		for (const [index, item] of items.entries()) {
+		for (const item of items) {
 			const out: INodeExecutionData = { json: item.json ?? {}, pairedItem: { item: 0 } };
 			if (item.binary) {
 				out.binary = {};
@@ -100,7 +98,6 @@ class HarnessInput implements INodeType {
 				}
 			}
 			output.push(out);
-			void index;
 		}
 		return [output];
 	}
@@ -228,7 +225,7 @@ export function makeAdditionalData(credentials: TestCredentials, executionId = '
 export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 	await useBinaryMode(binaryModeReady ?? 'default');
 	const items = options.items ?? [{ json: {} }];
-	const input = new HarnessInput(items);
+	const input = new HarnessInput();
 	// The engine calls execute() with its own context; hand the items over through that context.
 	const inputType: INodeType = {
 		description: input.description,
