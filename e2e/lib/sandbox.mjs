@@ -1,0 +1,85 @@
+// Starts the Rubika sandbox as a child process (see scripts/lib/sandbox-child.cjs) and reads back
+// where it listens and what startSandbox() returned (demo bot token, chat ids, ...).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './n8n.mjs';
+
+const CHILD = path.join(REPO_ROOT, 'scripts', 'lib', 'sandbox-child.cjs');
+const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
+const GUID_RE = /^(u0|b0|g0|c0)[A-Za-z0-9]{30}$/;
+
+/**
+ * @returns {Promise<{url: string, info: object, demo: object, child, log: () => string, stop: () => Promise<void>}>}
+ */
+export function startSandboxProcess({ port = 8765, host = '127.0.0.1', timeoutMs = 60_000, onLine, env } = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CHILD, '--port', String(port), '--host', host], {
+			cwd: REPO_ROOT,
+			env: { ...process.env, ...env },
+			stdio: ['pipe', 'pipe', 'pipe'],
+		});
+		let log = '';
+		let out = '';
+		let done = false;
+		let partial = '';
+		const exitPromise = new Promise((r) => child.on('exit', r));
+		const stop = async () => {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			child.kill('SIGTERM');
+			const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+			await exitPromise;
+			clearTimeout(t);
+		};
+		const timer = setTimeout(() => {
+			if (done) return;
+			done = true;
+			stop();
+			reject(new Error(`sandbox did not start within ${timeoutMs} ms:\n${log.slice(-3000)}`));
+		}, timeoutMs);
+		child.stderr.on('data', (d) => {
+			log += d;
+			if (onLine) {
+				partial += d;
+				const lines = partial.split('\n');
+				partial = lines.pop();
+				lines.forEach(onLine);
+			}
+		});
+		child.stdout.on('data', (d) => {
+			out += d;
+			const m = out.match(/^RUBIKA_SANDBOX_READY (.*)$/m);
+			if (m && !done) {
+				done = true;
+				clearTimeout(timer);
+				const { url, info } = JSON.parse(m[1]);
+				resolve({ url, info, demo: findDemoIds(info), child, log: () => log, stop });
+			}
+		});
+		child.on('exit', (code, signal) => {
+			if (done) return;
+			done = true;
+			clearTimeout(timer);
+			reject(new Error(`sandbox exited (${code ?? signal}) before it was ready:\n${log.slice(-3000)}`));
+		});
+	});
+}
+
+/**
+ * Picks the demo ids out of whatever startSandbox() returned, without depending on its exact shape:
+ * the first bot token (64 letters/digits) and every Rubika guid (u0/b0/g0/c0 + 30), with their paths.
+ */
+export function findDemoIds(info) {
+	const tokens = [];
+	const ids = [];
+	const walk = (v, p) => {
+		if (typeof v === 'string') {
+			if (TOKEN_RE.test(v)) tokens.push({ path: p, value: v });
+			else if (GUID_RE.test(v)) ids.push({ path: p, value: v });
+			return;
+		}
+		if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+	};
+	walk(info, '');
+	const preferred = tokens.find((t) => /demo|bot|token/i.test(t.path)) ?? tokens[0];
+	return { token: preferred?.value, tokens, ids };
+}

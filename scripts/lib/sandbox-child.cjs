@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Runs the Rubika sandbox (sandbox/*.ts, loaded through ts-node) in this process, for scripts/start.mjs
+// and the e2e scripts, which are plain JavaScript and cannot import TypeScript themselves.
+//
+//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1]
+//
+// When the server listens it prints ONE line to stdout:
+//   RUBIKA_SANDBOX_READY {"url": "...", "info": {...whatever startSandbox() returned, minus functions...}}
+// Everything else the sandbox prints goes to stderr. SIGTERM/SIGINT close it.
+'use strict';
+
+const path = require('node:path');
+const fs = require('node:fs');
+
+const repo = path.resolve(__dirname, '..', '..');
+
+function arg(name, fallback) {
+	const i = process.argv.indexOf(`--${name}`);
+	return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+/** Plain-data copy of what startSandbox() returned (no functions, no servers, no cycles). */
+function plain(value, depth = 0, seen = new Set()) {
+	if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
+	if (seen.has(value) || depth > 5) return undefined;
+	seen.add(value);
+	const name = value.constructor && value.constructor.name;
+	if (name && /Server|Socket|Agent|Emitter|Timeout/.test(name)) return undefined;
+	if (value instanceof Map) value = Object.fromEntries(value);
+	if (Array.isArray(value)) return value.slice(0, 20).map((v) => plain(v, depth + 1, seen));
+	const out = {};
+	for (const [k, v] of Object.entries(value)) {
+		if (k.startsWith('_')) continue;
+		const p = plain(v, depth + 1, seen);
+		if (p !== undefined) out[k] = p;
+	}
+	return out;
+}
+
+async function main() {
+	const port = Number(arg('port', process.env.RUBIKA_SANDBOX_PORT || 8765));
+	const host = arg('host', '127.0.0.1');
+	// Keep sandbox logs off stdout, which carries only the READY line.
+	const write = process.stdout.write.bind(process.stdout);
+	process.stdout.write = process.stderr.write.bind(process.stderr);
+
+	require(require.resolve('ts-node', { paths: [repo] })).register({
+		transpileOnly: true,
+		project: path.join(repo, 'tsconfig.json'),
+	});
+	const candidates = ['sandbox/index.ts', 'sandbox/server.ts', 'sandbox/sandbox.ts'];
+	let startSandbox;
+	for (const rel of candidates) {
+		const file = path.join(repo, rel);
+		if (!fs.existsSync(file)) continue;
+		const mod = require(file);
+		startSandbox = mod.startSandbox || (mod.default && mod.default.startSandbox);
+		if (startSandbox) break;
+	}
+	if (!startSandbox) {
+		throw new Error(`No startSandbox() export found in ${candidates.join(', ')} (is the sandbox written yet?)`);
+	}
+	const handle = await startSandbox({ port, host });
+	const info = plain(handle) || {};
+	const url =
+		(typeof info.url === 'string' && info.url) ||
+		(typeof info.baseUrl === 'string' && info.baseUrl) ||
+		`http://${host}:${info.port || port}`;
+	write(`RUBIKA_SANDBOX_READY ${JSON.stringify({ url, info })}\n`);
+
+	let closing = false;
+	const close = async () => {
+		if (closing) return;
+		closing = true;
+		try {
+			const fn = handle && (handle.close || handle.stop);
+			if (typeof fn === 'function') await fn.call(handle);
+		} finally {
+			process.exit(0);
+		}
+	};
+	process.on('SIGTERM', close);
+	process.on('SIGINT', close);
+	// Exit when the parent goes away without signalling (its end of stdin closes).
+	process.stdin.on('end', close);
+	process.stdin.resume();
+}
+
+main().catch((e) => {
+	process.stderr.write(`[sandbox] failed to start: ${e && e.stack ? e.stack : e}\n`);
+	process.exit(1);
+});
