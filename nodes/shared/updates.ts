@@ -217,6 +217,15 @@ export class RecentKeys {
 		}
 	}
 
+	/**
+	 * Notes an event that was read but not delivered (filtered out). Only its effect on start/stop state
+	 * matters: after a filtered "stopped", the next "started" of that chat is a new event, not a repeat.
+	 */
+	observe(key: string): void {
+		const opposite = oppositeStateKey(key);
+		if (opposite !== undefined) this.forget(opposite);
+	}
+
 	forget(key: string): void {
 		const hashed = hashKey(key);
 		if (!this.index.delete(hashed)) return;
