@@ -108,11 +108,12 @@ function fromInlineMessage(inline: InlineMessage): UpdateItem {
 /**
  * A key that is the same every time Rubika sends the same event, and differs between events.
  *
- * Rubika gives updates no id of their own. When an update carries `update_time` (undocumented, but read by
- * two libraries) it pins the event down. Otherwise the event's own subject does: a message is created once
- * and removed once; an edit is identified by the edited content; a payment by its status. Start/stop events
- * have nothing but the chat, so their key is the chat's new state (see RecentKeys.remember, which forgets
- * the opposite state so that start → stop → start is three events, while a repeated start is one).
+ * Rubika gives updates no id of their own, so the event's subject identifies it: a message is created once
+ * and removed once (its id is enough); an edit is the edited content plus, when present, `update_time`
+ * (undocumented, in seconds, read by two libraries); a payment is its id and new status. Start/stop events
+ * have only the chat and perhaps a time, which is not unique within a second: their key names the chat's new
+ * state, and RecentKeys forgets the opposite state when one is delivered, so start → stop → start is three
+ * events while a repeated start is one.
  */
 export function updateKey(update: Update | InlineMessage): string {
 	if (!isUpdate(update)) {
@@ -127,40 +128,36 @@ export function updateKey(update: Update | InlineMessage): string {
 		].join(':');
 	}
 	const chat = String(update.chat_id ?? '');
+	const time = hasValue(update.update_time) ? `t${String(update.update_time)}` : '';
 	const message = objectOrUndefined(update.new_message ?? update.updated_message);
-	const subject =
-		update.type === 'RemovedMessage'
-			? String(update.removed_message_id ?? '')
-			: update.type === 'UpdatedPayment'
-				? String(objectOrUndefined(update.updated_payment)?.payment_id ?? '')
-				: String(message?.message_id ?? '');
-	if (update.update_time !== undefined && update.update_time !== null && update.update_time !== '') {
-		return [update.type, chat, subject, `t${String(update.update_time)}`].join(':');
-	}
+	const payment = objectOrUndefined(update.updated_payment);
 	switch (update.type) {
 		case 'NewMessage':
+			return [update.type, chat, String(message?.message_id ?? '')].join(':');
 		case 'RemovedMessage':
-			return [update.type, chat, subject].join(':');
+			return [update.type, chat, String(update.removed_message_id ?? '')].join(':');
 		case 'UpdatedMessage':
-			return [update.type, chat, subject, fingerprint(stableStringify(message ?? null))].join(':');
+			return [update.type, chat, String(message?.message_id ?? ''), time, fingerprint(stableStringify(message ?? null))].join(':');
 		case 'UpdatedPayment':
-			return [update.type, chat, subject, String(objectOrUndefined(update.updated_payment)?.status ?? '')].join(':');
+			return [update.type, chat, String(payment?.payment_id ?? ''), String(payment?.status ?? '')].join(':');
 		case 'StartedBot':
 		case 'StoppedBot':
-			return [update.type, chat].join(':');
+			return [update.type, chat, time].join(':');
 		default:
 			// A type this package does not know yet: the whole update is its identity.
 			return [String(update.type), chat, fingerprint(stableStringify(update))].join(':');
 	}
 }
 
-/** For a start/stop event keyed by state only, the key of the opposite state. */
+/** For a start/stop event, the key of the opposite state in the same chat at the same time. */
 function oppositeStateKey(key: string): string | undefined {
-	const parts = key.split(':');
-	if (parts.length !== 2) return undefined;
-	if (parts[0] === 'StartedBot') return `StoppedBot:${parts[1]}`;
-	if (parts[0] === 'StoppedBot') return `StartedBot:${parts[1]}`;
+	if (key.startsWith('StartedBot:')) return `StoppedBot:${key.slice('StartedBot:'.length)}`;
+	if (key.startsWith('StoppedBot:')) return `StartedBot:${key.slice('StoppedBot:'.length)}`;
 	return undefined;
+}
+
+function hasValue(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
 }
 
 /**
