@@ -568,7 +568,7 @@ export async function installPackageTarball(ctx, tgz) {
 	// A reinstall of the same version must take the new tarball, not a cached copy.
 	fs.rmSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME), { recursive: true, force: true });
 	const env = cleanNpmEnv();
-	await runCmd('npm', ['install', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tgz], { cwd: nodesDir, env });
+	await runCmd('npm', ['install', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--loglevel=error', tgz], { cwd: nodesDir, env });
 	return path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 }
 

@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// `npm start`: a real n8n with this package loaded, talking to the Rubika sandbox (or to Rubika).
+//
+//   npm start                       build, pack, install into n8n, start sandbox + n8n, print the login
+//   npm start -- --fresh            start from an empty n8n (new database, owner, credential)
+//   npm start -- --no-build         use dist/ as it is
+//   RUBIKA_BOT_TOKEN=… npm start    use the real Bot API (https://botapi.rubika.ir or RUBIKA_BASE_URL)
+//
+// Environment (all optional):
+//   N8N_PORT (5678)  N8N_RUNNERS_BROKER_PORT (N8N_PORT+1)  RUBIKA_SANDBOX_PORT (8765)
+//   RUBIKA_N8N_HOME (~/.cache/n8n-nodes-rubika)  RUBIKA_N8N_VERSION (2.41.1; 2.8.4 runs on Node 20)
+//   RUBIKA_BOT_TOKEN, RUBIKA_BASE_URL      real API instead of the sandbox
+//   RUBIKA_N8N_OWNER_EMAIL / RUBIKA_N8N_OWNER_PASSWORD   the login to create (first run)
+//   N8N_LISTEN_ADDRESS (127.0.0.1)         use 0.0.0.0 to reach the editor from another machine
+//
+// Ctrl-C stops n8n and the sandbox. The n8n install and the user folder are reused, so a second
+// start takes seconds plus n8n's own boot (about 10 s).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureN8n } from './install-n8n.mjs';
+import * as n8n from '../e2e/lib/n8n.mjs';
+import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
+
+const REPO = n8n.REPO_ROOT;
+const args = new Set(process.argv.slice(2));
+const t0 = Date.now();
+const say = (s) => process.stdout.write(`[start] ${s}\n`);
+const warn = (s) => process.stdout.write(`[start] WARNING: ${s}\n`);
+const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+
+const CREDENTIAL_ID = 'rubikaStartCred1';
+const CREDENTIAL_NAME = 'Rubika (npm start)';
+
+const children = [];
+let stopping = false;
+async function stopAll(code = 0) {
+	if (stopping) return;
+	stopping = true;
+	say('stopping…');
+	for (const c of children.reverse()) {
+		try {
+			await c.stop();
+		} catch {
+			/* already gone */
+		}
+	}
+	process.exit(code);
+}
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+function hash(...parts) {
+	const h = createHash('sha256');
+	for (const p of parts) h.update(typeof p === 'string' ? p : JSON.stringify(p)).update('\0');
+	return h.digest('hex').slice(0, 16);
+}
+
+function readState(file) {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return {};
+	}
+}
+
+function packageEntries() {
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+	return [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+}
+
+async function prepareUserFolder(paths) {
+	const userFolder = path.join(paths.home, `user-${paths.version}`);
+	if (args.has('--fresh')) {
+		say(`--fresh: removing ${userFolder}`);
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	fs.mkdirSync(userFolder, { recursive: true });
+	return userFolder;
+}
+
+/** Build, pack and install the package; returns whether n8n will have it. */
+async function installPackage(ctx, stateFile) {
+	if (!args.has('--no-build')) {
+		const t = Date.now();
+		say('building the package (npm run build)…');
+		const b = await n8n.buildPackage();
+		if (b.ok) say(`built in ${secs(t)}`);
+		else warn(`npm run build failed; using dist/ as it is.\n${b.output.trim().split('\n').slice(-15).join('\n')}`);
+	}
+	const missing = packageEntries().filter((f) => !fs.existsSync(path.join(REPO, f)));
+	if (missing.length === packageEntries().length) {
+		warn('dist/ has none of the files package.json lists for n8n: n8n starts WITHOUT the Rubika nodes.');
+		return false;
+	}
+	if (missing.length) warn(`dist/ lacks ${missing.join(', ')}: n8n will not know those.`);
+
+	const t = Date.now();
+	const packDir = path.join(ctx.paths.home, 'packs');
+	fs.rmSync(packDir, { recursive: true, force: true });
+	const { tgz } = await n8n.packPackage({ destDir: packDir });
+	const tgzHash = hash(fs.readFileSync(tgz));
+	const state = readState(stateFile);
+	const installedDir = path.join(ctx.n8nFolder, 'nodes', 'node_modules', n8n.PACKAGE_NAME);
+	if (state.packageHash === tgzHash && fs.existsSync(installedDir)) {
+		say(`package unchanged since the last start (${path.basename(tgz)}); kept the installed copy`);
+	} else {
+		await n8n.installPackageTarball(ctx, tgz);
+		fs.writeFileSync(stateFile, JSON.stringify({ ...state, packageHash: tgzHash }, null, 2));
+		say(`packed and installed ${path.basename(tgz)} into ${path.relative(ctx.paths.home, installedDir)} in ${secs(t)}`);
+	}
+	return true;
+}
+
+/** Copies examples/*.json into a temp dir, gives each an id and points Rubika nodes at our credential. */
+function prepareExamples() {
+	const dir = path.join(REPO, 'examples');
+	if (!fs.existsSync(dir)) return undefined;
+	const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+	if (!files.length) return undefined;
+	const out = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'rubika-examples-'));
+	const list = [];
+	for (const f of files) {
+		let wf;
+		try {
+			wf = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+		} catch (e) {
+			warn(`examples/${f} is not valid JSON (${e.message}); skipped`);
+			continue;
+		}
+		if (!wf || !Array.isArray(wf.nodes)) continue;
+		// A stable id per file, so a re-import updates instead of duplicating.
+		wf.id = wf.id || `rbx${hash(f).slice(0, 13)}`;
+		wf.active = false;
+		for (const node of wf.nodes) {
+			if (node.credentials?.rubikaApi || String(node.type).startsWith(`${n8n.PACKAGE_NAME}.`)) {
+				node.credentials = { ...(node.credentials ?? {}), rubikaApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+			}
+		}
+		fs.writeFileSync(path.join(out, f), JSON.stringify(wf, null, 2));
+		list.push({ file: f, id: wf.id, name: wf.name });
+	}
+	return { dir: out, list };
+}
+
+async function main() {
+	const port = Number(process.env.N8N_PORT || 5678);
+	const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT || port + 1);
+	const sandboxPort = Number(process.env.RUBIKA_SANDBOX_PORT || 8765);
+	const listenAddress = process.env.N8N_LISTEN_ADDRESS || '127.0.0.1';
+	const owner = {
+		...n8n.DEFAULT_OWNER,
+		...(process.env.RUBIKA_N8N_OWNER_EMAIL ? { email: process.env.RUBIKA_N8N_OWNER_EMAIL } : {}),
+		...(process.env.RUBIKA_N8N_OWNER_PASSWORD ? { password: process.env.RUBIKA_N8N_OWNER_PASSWORD } : {}),
+	};
+
+	// Fail early on busy ports, before minutes of work.
+	for (const [p, what, env] of [
+		[port, 'n8n', 'N8N_PORT'],
+		[brokerPort, "n8n's task broker", 'N8N_RUNNERS_BROKER_PORT'],
+		...(process.env.RUBIKA_BOT_TOKEN ? [] : [[sandboxPort, 'the sandbox', 'RUBIKA_SANDBOX_PORT']]),
+	]) {
+		if (!(await n8n.isPortFree(p))) throw new Error(`Port ${p} (${what}) is in use. Stop what uses it or set ${env}.`);
+	}
+
+	const paths = await ensureN8n({ log: (s) => say(`install: ${s}`) });
+	say(`n8n ${paths.version} ready (${paths.dir})`);
+	const userFolder = await prepareUserFolder(paths);
+	const ctx = n8n.createContext({ paths, userFolder, port, brokerPort, host: '127.0.0.1', listenAddress });
+	if (listenAddress !== '127.0.0.1') ctx.env.N8N_HOST = 'localhost';
+	const stateFile = path.join(userFolder, 'start-state.json');
+
+	const hasPackage = await installPackage(ctx, stateFile);
+
+	// The Rubika API: the sandbox, or the real one.
+	let api;
+	if (process.env.RUBIKA_BOT_TOKEN) {
+		api = {
+			kind: 'real',
+			baseUrl: process.env.RUBIKA_BASE_URL || 'https://botapi.rubika.ir',
+			token: process.env.RUBIKA_BOT_TOKEN,
+		};
+		say(`using the real Rubika Bot API at ${api.baseUrl} (RUBIKA_BOT_TOKEN is set)`);
+	} else {
+		const t = Date.now();
+		try {
+			const sb = await startSandboxProcess({
+				port: sandboxPort,
+				onLine: (l) => process.stdout.write(`[sandbox] ${l}\n`),
+			});
+			children.push({ stop: sb.stop });
+			sb.child.on('exit', (code) => {
+				if (!stopping) warn(`the sandbox exited (${code}); n8n keeps running without it`);
+			});
+			api = { kind: 'sandbox', baseUrl: sb.url, token: sb.demo.token, sandbox: sb };
+			say(`sandbox listening at ${sb.url} (${secs(t)})`);
+			if (!sb.demo.token) warn('could not find a demo bot token in what startSandbox() returned');
+		} catch (e) {
+			warn(`the sandbox did not start (${String(e.message).split('\n')[0]}); n8n starts without it.`);
+			api = { kind: 'none', baseUrl: `http://127.0.0.1:${sandboxPort}`, token: '' };
+		}
+	}
+
+	// Credential and example workflows (CLI imports: n8n must not be running on this folder).
+	const state = readState(stateFile);
+	const credData = { accessToken: api.token || 'set-me', baseUrl: api.baseUrl };
+	const credHash = hash(credData);
+	if (state.credentialHash !== credHash) {
+		const t = Date.now();
+		await n8n.importCredentials(ctx, [{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'rubikaApi', data: credData }]);
+		say(`credential "${CREDENTIAL_NAME}" (${api.baseUrl}) imported in ${secs(t)}`);
+		state.credentialHash = credHash;
+		fs.writeFileSync(stateFile, JSON.stringify({ ...readState(stateFile), credentialHash: credHash }, null, 2));
+	}
+	const examples = prepareExamples();
+	if (examples) {
+		const exHash = hash(
+			examples.list,
+			...examples.list.map((e) => fs.readFileSync(path.join(examples.dir, e.file), 'utf8')),
+		);
+		if (state.examplesHash !== exHash) {
+			const t = Date.now();
+			try {
+				await n8n.importWorkflows(ctx, examples.dir);
+				fs.writeFileSync(stateFile, JSON.stringify({ ...readState(stateFile), examplesHash: exHash }, null, 2));
+				say(`imported ${examples.list.length} example workflow(s) in ${secs(t)}`);
+			} catch (e) {
+				warn(`importing examples/ failed: ${String(e.message).split('\n').slice(0, 8).join('\n')}`);
+			}
+		}
+		fs.rmSync(examples.dir, { recursive: true, force: true });
+	}
+
+	// n8n itself.
+	const logFile = path.join(userFolder, 'n8n.log');
+	fs.writeFileSync(logFile, '');
+	say(`starting n8n on ${ctx.baseUrl} (log: ${logFile})…`);
+	const server = await n8n.startN8n(ctx, { logFile, timeoutMs: 180_000 });
+	children.push({ stop: () => server.stop() });
+	server.child.on('exit', (code, signal) => {
+		if (stopping) return;
+		warn(`n8n exited (${code ?? signal}); last log lines:\n${server.log().split('\n').slice(-20).join('\n')}`);
+		stopAll(code || 1);
+	});
+	say(`n8n ready in ${(server.readyMs / 1000).toFixed(1)} s`);
+
+	let s;
+	try {
+		s = await n8n.setupOwner(ctx, owner);
+	} catch (e) {
+		warn(`owner setup / login failed (${e.message}). If you changed the password in the UI, log in with yours; --fresh starts over.`);
+	}
+	let types;
+	if (s && hasPackage) {
+		try {
+			types = await n8n.knownTypes(ctx, s);
+		} catch {
+			types = undefined;
+		}
+	}
+	const problems = n8n.packageLoadProblems(server.log());
+
+	const editorHost = listenAddress === '127.0.0.1' ? '127.0.0.1' : 'localhost';
+	const lines = [
+		'',
+		'================================================================',
+		` n8n ${paths.version} with ${n8n.PACKAGE_NAME} is running (up in ${secs(t0)})`,
+		'================================================================',
+		` Editor:    http://${editorHost}:${port}/`,
+		` Login:     ${owner.email}`,
+		` Password:  ${owner.password}`,
+		` Credential "${CREDENTIAL_NAME}" -> ${api.baseUrl}${api.kind === 'real' ? ' (REAL Rubika API)' : ''}`,
+	];
+	if (api.kind === 'sandbox') {
+		lines.push(` Sandbox:   ${api.baseUrl}   (admin API: ${api.baseUrl}/_sandbox/)`);
+		if (api.sandbox.demo.token) lines.push(`   demo bot token: ${api.sandbox.demo.token}`);
+		for (const id of api.sandbox.demo.ids.slice(0, 12)) lines.push(`   ${id.path}: ${id.value}`);
+	} else if (api.kind === 'none') {
+		lines.push(' Sandbox:   NOT running (see the warning above)');
+	}
+	if (types) {
+		const ours = types.nodes.filter((n) => n.startsWith(`${n8n.PACKAGE_NAME}.`));
+		const cred = types.credentials.includes('rubikaApi');
+		lines.push(` Loaded:    nodes ${ours.join(', ') || '(none!)'}; credential rubikaApi ${cred ? 'yes' : 'NO'}`);
+	} else if (!hasPackage) {
+		lines.push(' Loaded:    the package is NOT installed (build it first)');
+	}
+	if (problems.length) lines.push(' Load problems in the n8n log:', ...problems.slice(0, 10).map((l) => `   ${l}`));
+	lines.push(
+		'',
+		' Try:',
+		'   1. Open the editor and log in with the email and password above.',
+		'   2. New workflow -> add the "Rubika" node -> pick the credential above -> e.g. Message: Send',
+		'      to a chat id listed above; run it and look at the answer.',
+		'   3. Add a "Rubika Trigger" in another workflow, activate it, and send an update into the',
+		`      sandbox through its admin API (${api.kind === 'sandbox' ? `${api.baseUrl}/_sandbox/` : 'sandbox only'}).`,
+		...(examples ? ['   4. Open the imported example workflows (Overview page).'] : []),
+		'',
+		' Ctrl-C stops n8n and the sandbox. Data stays in:',
+		`   ${userFolder}`,
+		'================================================================',
+		'',
+	);
+	process.stdout.write(lines.join('\n'));
+	if (args.has('--exit-when-ready')) await stopAll(0);
+}
+
+main().catch(async (e) => {
+	process.stderr.write(`[start] FAILED: ${e.stack || e}\n`);
+	await stopAll(1);
+});
