@@ -1,0 +1,414 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { InputError } from '../shared/errors';
+import { parseJsonKeepingBigIntegers } from '../shared/json';
+import { CREDENTIAL_TYPE, callRubika } from '../shared/transport';
+import type { UpdateEndpointType } from '../shared/types';
+import { UPDATE_ENDPOINT_TYPES, UPDATE_TYPES } from '../shared/types';
+import type { UpdateFilters, UpdateItem } from '../shared/updates';
+import {
+	INLINE_MESSAGE_TYPE,
+	RecentKeys,
+	matchesFilters,
+	parseUpdateFilters,
+	updateFiltersProperty,
+	updateTypesProperty,
+	webhookBodyToItem,
+} from '../shared/updates';
+import {
+	forgetRegistration,
+	normaliseTypes,
+	readRegistration,
+	registrationMatches,
+	saveRegistration,
+} from './registration';
+import {
+	ENDPOINT_SUFFIXES,
+	deriveSecret,
+	presentedSecret,
+	secretsMatch,
+	urlWithSecret,
+	withoutSecret,
+} from './secret';
+import { isRepeatedTap } from './taps';
+
+/** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
+const OK_ANSWER: IDataObject = { status: 'OK' };
+
+/** The `type` of a delivery that is neither `{update}` nor `{inline_message}`; its format is undocumented. */
+export const OTHER_DELIVERY_TYPE = 'Other';
+
+/** Where the recently delivered event keys live in the node's static data. */
+const RECENT_KEYS_FIELD = 'recentKeys';
+
+const DEFAULT_TAP_WINDOW_SECONDS = 5;
+
+/**
+ * The webhook's own path, plus the same path with each suffix the service may append (facts §4). Only the
+ * first is named `default`: n8n runs checkExists/create/delete per webhook name, and the bot must be
+ * registered once, not six times. The suffix routes carry no lifecycle methods of their own.
+ */
+const WEBHOOK_PATH = 'webhook';
+const webhooks: IWebhookDescription[] = [
+	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: WEBHOOK_PATH },
+	...ENDPOINT_SUFFIXES.map(
+		(suffix): IWebhookDescription => ({
+			name: 'setup',
+			httpMethod: 'POST',
+			responseMode: 'onReceived',
+			path: `${WEBHOOK_PATH}/${suffix}`,
+			ndvHideUrl: true,
+		}),
+	),
+];
+
+const endpointOptions: Array<{ name: string; value: UpdateEndpointType; description: string }> = [
+	{
+		name: 'Inline Keypad Taps (ReceiveInlineMessage)',
+		value: 'ReceiveInlineMessage',
+		description: 'Taps on buttons of inline keypads under the bot\'s messages. They arrive only here, never through polling.',
+	},
+	{
+		name: 'Queries (ReceiveQuery)',
+		value: 'ReceiveQuery',
+		description: 'Rubika does not document what it sends here; deliveries arrive as type "Other" with the raw body',
+	},
+	{
+		name: 'Selection Item Requests (GetSelectionItem)',
+		value: 'GetSelectionItem',
+		description: 'For Selection buttons that load items from the bot. Undocumented body: arrives as type "Other".',
+	},
+	{
+		name: 'Selection Searches (SearchSelectionItems)',
+		value: 'SearchSelectionItems',
+		description: 'For Selection buttons with API search. Undocumented body: arrives as type "Other".',
+	},
+	{
+		name: 'Updates (ReceiveUpdate)',
+		value: 'ReceiveUpdate',
+		description: 'New, edited and removed messages, chat keypad taps, bot started and stopped, payments',
+	},
+];
+
+/** The polling trigger's Update Types, plus the two kinds of event only a webhook receives. */
+const webhookUpdateTypes: INodeProperties = {
+	...updateTypesProperty,
+	options: [
+		...(updateTypesProperty.options ?? []),
+		{
+			name: 'Inline Keypad Tap',
+			value: INLINE_MESSAGE_TYPE,
+			description: 'A user tapped a button of an inline keypad (needs the ReceiveInlineMessage endpoint)',
+		},
+		{
+			name: 'Other Delivery',
+			value: OTHER_DELIVERY_TYPE,
+			description:
+				'A body that is neither an update nor an inline keypad tap, e.g. from ReceiveQuery; the raw body is in "update"',
+		},
+	].sort((a, b) => a.name.localeCompare(b.name)),
+	default: ['NewMessage', INLINE_MESSAGE_TYPE],
+};
+
+export class RubikaWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Rubika Webhook Trigger',
+		name: 'rubikaWebhookTrigger',
+		icon: { light: 'file:../../icons/rubika.svg', dark: 'file:../../icons/rubika.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Endpoints: " + ($parameter["endpoints"] || []).join(", ")}}',
+		description:
+			'Starts the workflow the moment Rubika delivers a message, an update or an inline keypad tap to your bot',
+		defaults: { name: 'Rubika Webhook Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		webhooks,
+		properties: [
+			{
+				displayName:
+					'Rubika keeps one address per bot and endpoint. Activating this workflow, or listening for a test event, points the bot here and takes its deliveries away from any other workflow or program using the same bot. Rubika has no call to unregister: after deactivating, or after a test, the bot keeps posting to the old address until something registers again, so deactivate and reactivate the production workflow after testing. Rubika needs a public HTTPS address; on a local n8n use the Rubika Trigger (polling) instead.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Endpoints',
+				name: 'endpoints',
+				type: 'multiOptions',
+				required: true,
+				options: endpointOptions,
+				default: ['ReceiveUpdate', 'ReceiveInlineMessage'],
+				description:
+					'Which of the bot\'s endpoints to point at this workflow when it is activated. Each one is taken over from whatever held it before.',
+			},
+			webhookUpdateTypes,
+			updateFiltersProperty,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Repeated Tap Window (Seconds)',
+						name: 'tapRepeatWindow',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: DEFAULT_TAP_WINDOW_SECONDS,
+						description:
+							'Identical inline keypad taps (same user, message and button) arriving within this many seconds start one execution. Rubika\'s taps carry no ID or time, so a tap delivered twice cannot be told apart from a second tap any other way. 0 treats every tap as new.',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			/** True when this node already registered this exact URL (same n8n address, bot and endpoints). */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const { url, endpoints } = await registrationTarget(this);
+				return registrationMatches(readRegistration(this.getWorkflowStaticData('node')), url, endpoints);
+			},
+
+			/** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
+			async create(this: IHookFunctions): Promise<boolean> {
+				const { url, endpoints } = await registrationTarget(this);
+				readFilters(this, endpoints);
+				const staticData = this.getWorkflowStaticData('node');
+				// A half-done registration must not look complete to checkExists.
+				forgetRegistration(staticData);
+				for (const type of endpoints) {
+					const answer = await callRubika(this, 'updateBotEndpoints', { url, type });
+					const status = String(answer?.status ?? '');
+					if (status !== 'Done') throw refusal(this, type, status, url);
+				}
+				saveRegistration(staticData, url, endpoints);
+				return true;
+			},
+
+			/**
+			 * Forgets the registration. Rubika has no call to remove an endpoint, so the bot keeps posting
+			 * to this URL until something else registers; n8n answers those posts with 404 once inactive.
+			 */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				forgetRegistration(this.getWorkflowStaticData('node'));
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const token = await botToken(this);
+		const expected = deriveSecret(token, webhookKey(this));
+		if (!secretsMatch(presentedSecret(this.getQueryData()), expected)) {
+			// Rubika sends the secret on every delivery; without it, this is someone else.
+			const response = this.getResponseObject();
+			response.writeHead(403, { 'Content-Type': 'application/json' });
+			response.end(JSON.stringify({ status: 'FORBIDDEN', message: 'Missing or wrong secret' }));
+			return { noWebhookResponse: true };
+		}
+
+		const body = readDeliveryBody(this);
+		const item = deliveryToItem(body);
+		if (item === undefined) {
+			// Not JSON at all. Answer OK anyway: an error would make Rubika pause deliveries (facts §4).
+			this.logger.warn('Rubika webhook: ignored a delivery whose body is not a JSON object');
+			return { webhookResponse: OK_ANSWER };
+		}
+
+		const endpoints = normaliseTypes(this.getNodeParameter('endpoints', []) as string[]);
+		if (!matchesFilters(item, readFilters(this, endpoints))) {
+			noteFiltered(this, item);
+			return { webhookResponse: OK_ANSWER };
+		}
+		if (isRepeat(this, item)) return { webhookResponse: OK_ANSWER };
+
+		const output: INodeExecutionData = { json: item };
+		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
+	}
+}
+
+/**
+ * Whether this event was delivered before (a retry, a duplicate), recording it when it was not. Updates
+ * are remembered by key in the bounded set the polling trigger uses; inline taps only for a short window
+ * (see taps.ts); bodies of unknown format have no identity, so each of them counts.
+ */
+function isRepeat(context: IWebhookFunctions, item: UpdateItem): boolean {
+	if (item.type === OTHER_DELIVERY_TYPE) return false;
+	const staticData = context.getWorkflowStaticData('node');
+	if (item.type === INLINE_MESSAGE_TYPE) {
+		const options = context.getNodeParameter('options', {}) as IDataObject;
+		const seconds = Number(options.tapRepeatWindow ?? DEFAULT_TAP_WINDOW_SECONDS);
+		return isRepeatedTap(staticData, item.update_key, Number.isFinite(seconds) ? seconds * 1000 : 0, Date.now());
+	}
+	const recent = RecentKeys.load(staticData, RECENT_KEYS_FIELD);
+	if (recent.has(item.update_key)) return true;
+	recent.remember(item.update_key);
+	recent.save(staticData, RECENT_KEYS_FIELD);
+	return false;
+}
+
+/**
+ * A filtered-out update starts nothing, but a filtered "bot stopped" still ends the chat's "started" state,
+ * so that the next start is not mistaken for a repeat (RecentKeys.observe). Saved only when that changed
+ * something, to spare n8n a static data write per ignored message.
+ */
+function noteFiltered(context: IWebhookFunctions, item: UpdateItem): void {
+	if (item.type === OTHER_DELIVERY_TYPE || item.type === INLINE_MESSAGE_TYPE) return;
+	const staticData = context.getWorkflowStaticData('node');
+	const recent = RecentKeys.load(staticData, RECENT_KEYS_FIELD);
+	const before = recent.size;
+	recent.observe(item.update_key);
+	if (recent.size !== before) recent.save(staticData, RECENT_KEYS_FIELD);
+}
+
+/** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */
+async function registrationTarget(
+	context: IHookFunctions,
+): Promise<{ url: string; endpoints: UpdateEndpointType[] }> {
+	const chosen = context.getNodeParameter('endpoints', []) as string[];
+	const endpoints = normaliseTypes(chosen);
+	if (endpoints.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Endpoints: choose at least one endpoint to register', {
+			description: `Known endpoints: ${UPDATE_ENDPOINT_TYPES.join(', ')}`,
+		});
+	}
+	const webhookUrl = context.getNodeWebhookUrl('default');
+	if (!webhookUrl) {
+		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
+	}
+	const secret = deriveSecret(await botToken(context), webhookKey(context));
+	return { url: urlWithSecret(webhookUrl, secret), endpoints };
+}
+
+/**
+ * The filters, validated. Also checks that the chosen update types can arrive at all through the chosen
+ * endpoints, because a tap filter without the inline endpoint would wait forever without a word.
+ */
+function readFilters(context: IHookFunctions | IWebhookFunctions, endpoints: UpdateEndpointType[]): UpdateFilters {
+	const types = context.getNodeParameter('updateTypes', []) as string[];
+	const raw = context.getNodeParameter('filters', {}) as IDataObject;
+	let filters: UpdateFilters;
+	try {
+		filters = parseUpdateFilters(types, raw);
+	} catch (error) {
+		if (error instanceof InputError) {
+			throw new NodeOperationError(context.getNode(), `${error.field}: ${error.message}`);
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+	const wantsInline = filters.types.includes(INLINE_MESSAGE_TYPE);
+	const wantsUpdates = filters.types.some((type) => (UPDATE_TYPES as readonly string[]).includes(type));
+	if (wantsInline && !endpoints.includes('ReceiveInlineMessage')) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'Update Types: Inline Keypad Tap needs the ReceiveInlineMessage endpoint',
+			{ description: 'Add "Inline Keypad Taps (ReceiveInlineMessage)" to Endpoints, or remove Inline Keypad Tap from Update Types.' },
+		);
+	}
+	if (wantsUpdates && !endpoints.includes('ReceiveUpdate')) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'Update Types: messages and other updates need the ReceiveUpdate endpoint',
+			{ description: 'Add "Updates (ReceiveUpdate)" to Endpoints, or keep only Inline Keypad Tap in Update Types.' },
+		);
+	}
+	return filters;
+}
+
+/** What a person sees when Rubika does not answer `Done`. */
+function refusal(context: IHookFunctions, type: string, status: string, url: string): NodeOperationError {
+	const shown = withoutSecret(url);
+	if (status === 'InvalidUrl') {
+		return new NodeOperationError(
+			context.getNode(),
+			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
+			{
+				description:
+					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or use the Rubika Trigger (polling) node, which works on a local n8n without any public address.',
+			},
+		);
+	}
+	return new NodeOperationError(
+		context.getNode(),
+		`Rubika did not register the webhook URL for ${type}: it answered "${status || 'nothing'}" instead of "Done"`,
+		{ description: `URL: ${shown}` },
+	);
+}
+
+async function botToken(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const token = String(credentials?.accessToken ?? '').trim();
+	if (token === '') {
+		throw new NodeOperationError(context.getNode(), 'The Rubika credential has no bot token');
+	}
+	return token;
+}
+
+/** What the secret is bound to: the node's webhook id, which n8n keeps for the node's whole life. */
+function webhookKey(context: IHookFunctions | IWebhookFunctions): string {
+	const node = context.getNode();
+	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
+}
+
+/**
+ * The delivery as JSON. The raw bytes are preferred: n8n parses JSON bodies with plain JSON.parse, which
+ * rounds a bare numeric message id above 2^53 (facts §2), and parses nothing when the content type is not
+ * exactly application/json.
+ */
+function readDeliveryBody(context: IWebhookFunctions): unknown {
+	const raw = (context.getRequestObject() as unknown as { rawBody?: unknown }).rawBody;
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : undefined;
+	if (text !== undefined && text.trim() !== '') {
+		const parsed = parseOrUndefined(text);
+		if (parsed !== undefined) return parsed;
+	}
+	const body = context.getBodyData() as unknown;
+	return typeof body === 'string' ? parseOrUndefined(body) : body;
+}
+
+function parseOrUndefined(text: string): unknown {
+	try {
+		return parseJsonKeepingBigIntegers(text);
+	} catch {
+		// Not JSON: the caller treats it as an unusable delivery.
+		return undefined;
+	}
+}
+
+/** `{update}` and `{inline_message}` become the shared item shape; any other object becomes type Other. */
+function deliveryToItem(body: unknown): UpdateItem | undefined {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+	const item = webhookBodyToItem(body);
+	if (item !== undefined) return item;
+	return {
+		type: OTHER_DELIVERY_TYPE,
+		chat_id: null,
+		message_id: null,
+		text: null,
+		sender_id: null,
+		sender_type: null,
+		button_id: null,
+		start_id: null,
+		file: null,
+		time_iso: null,
+		time: null,
+		update_key: '',
+		update: body as IDataObject,
+	};
+}
