@@ -1,0 +1,42 @@
+/**
+ * `npm run sandbox`: the sandbox with the demo seed on RUBIKA_SANDBOX_PORT (default 8765), for manual
+ * trials, demos and out-of-process tests. Prints what you need to point a Rubika credential at it.
+ */
+import { DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS } from './seed';
+import { startSandbox } from './server';
+
+async function main(): Promise<void> {
+	const port = Number(process.env.RUBIKA_SANDBOX_PORT ?? 8765);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`RUBIKA_SANDBOX_PORT is not a port: ${process.env.RUBIKA_SANDBOX_PORT}`);
+	const sandbox = await startSandbox({ port, host: process.env.RUBIKA_SANDBOX_HOST ?? '127.0.0.1' });
+	const users = Object.values(DEMO_USERS)
+		.map((user) => `  ${user.first_name.padEnd(5)} user_id ${user.user_id}   private chat ${user.chat_id}`)
+		.join('\n');
+	console.log(
+		[
+			'Rubika sandbox is running.',
+			`Base URL (credential "Base URL"): ${sandbox.baseUrl}`,
+			`Demo bot token: ${DEMO_BOT_TOKEN}   (@${DEMO_BOT_USERNAME})`,
+			users,
+			`  Group   ${DEMO_GROUP_ID} (bot is admin)`,
+			`  Group   ${DEMO_QUIET_GROUP_ID} (bot is a member)`,
+			`  Channel ${DEMO_CHANNEL_ID} (bot is admin)`,
+			`Admin API: ${sandbox.baseUrl}/_sandbox/state  (see sandbox/README.md)`,
+			`Try: curl -X POST ${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/getMe`,
+			'Ctrl+C to stop.',
+		].join('\n'),
+	);
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		void sandbox.close().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

@@ -1,0 +1,201 @@
+/**
+ * Every knob of the sandbox. Where the facts (rubika-api-facts.md) mark a behaviour as unknown or
+ * conflicting, the sandbox plays one plausible variant by default and a knob switches to the others,
+ * so the node can be tested against each.
+ */
+import type { FileType } from '../nodes/shared/types';
+import { FILE_SIZE_LIMITS, FILE_TYPES } from '../nodes/shared/types';
+
+export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
+
+export interface ErrorAnswer {
+	/** HTTP status of the answer (default 200: the facts suggest errors come back as 200 + status). */
+	httpStatus: number;
+	/** Envelope `status` (default INVALID_INPUT). */
+	status: string;
+	devMessage: string;
+}
+
+export interface RateLimitConfig {
+	/** Requests allowed per bot token in any sliding one-second window. */
+	perSecond: number;
+	/** HTTP status of the TOO_REQUESTS answer (default 200; 429 is the other plausible one). */
+	httpStatus?: number;
+	/** Envelope status (default TOO_REQUESTS). */
+	status?: string;
+}
+
+export interface SandboxConfig {
+	/** How an unknown token is answered (facts §1: unknown; FASTRUB reads INVALID_INPUT as "bad token"). */
+	badToken: ErrorAnswer;
+	/** How an unknown method name is answered. */
+	unknownMethod: ErrorAnswer;
+	/** HTTP status used for every other error envelope (validation, access, upload). */
+	errorHttpStatus: number;
+	/** Which spelling of the one-time keypad flag is honoured; the other is stored but ignored. */
+	oneTimeKeyboardSpelling: OneTimeKeyboardSpelling;
+	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
+	bareNumericIds: boolean;
+	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
+	explicitNulls: boolean;
+	/** Post webhook events to `url + /receiveUpdate` and `url + /receiveInlineMessage` (OFF-OLD) instead of `url`. */
+	appendEndpointSuffix: boolean;
+	/** Deliver every webhook event twice (facts §4: duplicates are unknown, libraries dedup). */
+	duplicateDeliveries: boolean;
+	/** Give up on a webhook POST after this long; the delivery is logged as failed. */
+	webhookTimeoutMs: number;
+	/** updateBotEndpoints answers InvalidUrl for plain http (the real service wants public HTTPS). */
+	requireHttpsEndpoints: boolean;
+	/** Delay before every API answer. */
+	latencyMs: number;
+	/** Answer TOO_REQUESTS beyond this rate; null = unlimited. */
+	rateLimit: RateLimitConfig | null;
+	/** Per-type upload limits in bytes (documented values by default; lower them to keep tests fast). */
+	fileSizeLimits: Record<FileType, number>;
+	/** Updates kept per bot; older ones fall out of the getUpdates backlog. */
+	updateRetention: number;
+	/** getUpdates `limit` when absent, and the most it will return (larger values are clamped). */
+	defaultUpdatesLimit: number;
+	maxUpdatesLimit: number;
+	/** A getUpdates `offset_id` the sandbox never issued: 'error' answers INVALID_INPUT, 'restart' reads from the oldest update. */
+	unknownOffset: 'error' | 'restart';
+	/**
+	 * Groups and channels: the real bot sees only messages that start with "/", mention it, or reply to it,
+	 * unless "receive all" is on in @BotFather (facts §5). false = receive all (the friendlier default).
+	 */
+	groupPrivacy: boolean;
+	/** Sending into a private chat whose user stopped the bot answers INVALID_ACCESS (unknown in the facts). */
+	rejectSendAfterStop: boolean;
+	/** Most API request log entries kept (oldest dropped first). */
+	requestLogLimit: number;
+}
+
+export function defaultConfig(): SandboxConfig {
+	return {
+		badToken: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Invalid bot token' },
+		unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' },
+		errorHttpStatus: 200,
+		oneTimeKeyboardSpelling: 'both',
+		bareNumericIds: false,
+		explicitNulls: false,
+		appendEndpointSuffix: false,
+		duplicateDeliveries: false,
+		webhookTimeoutMs: 5_000,
+		requireHttpsEndpoints: false,
+		latencyMs: 0,
+		rateLimit: null,
+		fileSizeLimits: { ...FILE_SIZE_LIMITS },
+		updateRetention: 100_000,
+		defaultUpdatesLimit: 100,
+		maxUpdatesLimit: 100,
+		unknownOffset: 'error',
+		groupPrivacy: false,
+		rejectSendAfterStop: false,
+		requestLogLimit: 100_000,
+	};
+}
+
+/** What callers may pass: every field optional, nested answers partial. */
+export type SandboxConfigPatch = Partial<
+	Omit<SandboxConfig, 'badToken' | 'unknownMethod' | 'fileSizeLimits'>
+> & {
+	badToken?: Partial<ErrorAnswer>;
+	unknownMethod?: Partial<ErrorAnswer>;
+	fileSizeLimits?: Partial<Record<FileType, number>>;
+};
+
+const BOOLEAN_KEYS = [
+	'bareNumericIds',
+	'explicitNulls',
+	'appendEndpointSuffix',
+	'duplicateDeliveries',
+	'requireHttpsEndpoints',
+	'groupPrivacy',
+	'rejectSendAfterStop',
+] as const;
+const NUMBER_KEYS = [
+	'errorHttpStatus',
+	'webhookTimeoutMs',
+	'latencyMs',
+	'updateRetention',
+	'defaultUpdatesLimit',
+	'maxUpdatesLimit',
+	'requestLogLimit',
+] as const;
+
+/**
+ * Applies a patch in place after checking it, so a typo in a test or an admin call fails loudly instead
+ * of silently leaving the default in force. Throws a plain Error naming the bad key.
+ */
+export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
+	if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new Error('config patch must be an object');
+	const input = patch as Record<string, unknown>;
+	const known = new Set<string>([
+		...BOOLEAN_KEYS,
+		...NUMBER_KEYS,
+		'badToken',
+		'unknownMethod',
+		'oneTimeKeyboardSpelling',
+		'rateLimit',
+		'fileSizeLimits',
+		'unknownOffset',
+	]);
+	for (const key of Object.keys(input)) {
+		if (!known.has(key)) throw new Error(`unknown config key "${key}"`);
+	}
+	for (const key of BOOLEAN_KEYS) {
+		if (key in input && typeof input[key] !== 'boolean') throw new Error(`${key} must be a boolean`);
+	}
+	for (const key of NUMBER_KEYS) {
+		if (key in input && (typeof input[key] !== 'number' || !Number.isFinite(input[key]) || (input[key] as number) < 0)) {
+			throw new Error(`${key} must be a non-negative number`);
+		}
+	}
+	if ('oneTimeKeyboardSpelling' in input && !['one_time_keyboard', 'on_time_keyboard', 'both'].includes(input.oneTimeKeyboardSpelling as string)) {
+		throw new Error('oneTimeKeyboardSpelling must be one_time_keyboard, on_time_keyboard or both');
+	}
+	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
+		throw new Error('unknownOffset must be error or restart');
+	}
+	const answers: Array<'badToken' | 'unknownMethod'> = ['badToken', 'unknownMethod'];
+	for (const key of answers) {
+		if (!(key in input)) continue;
+		const value = input[key] as Partial<ErrorAnswer> | null;
+		if (!value || typeof value !== 'object') throw new Error(`${key} must be an object`);
+		if (value.httpStatus !== undefined && !isHttpStatus(value.httpStatus)) throw new Error(`${key}.httpStatus must be an HTTP status`);
+		if (value.status !== undefined && typeof value.status !== 'string') throw new Error(`${key}.status must be a string`);
+		if (value.devMessage !== undefined && typeof value.devMessage !== 'string') throw new Error(`${key}.devMessage must be a string`);
+	}
+	if ('rateLimit' in input && input.rateLimit !== null) {
+		const limit = input.rateLimit as Partial<RateLimitConfig>;
+		if (typeof limit !== 'object' || typeof limit.perSecond !== 'number' || limit.perSecond <= 0) {
+			throw new Error('rateLimit must be null or { perSecond > 0, httpStatus?, status? }');
+		}
+		if (limit.httpStatus !== undefined && !isHttpStatus(limit.httpStatus)) throw new Error('rateLimit.httpStatus must be an HTTP status');
+	}
+	if ('fileSizeLimits' in input) {
+		const limits = input.fileSizeLimits as Record<string, unknown>;
+		if (!limits || typeof limits !== 'object') throw new Error('fileSizeLimits must be an object');
+		for (const [type, value] of Object.entries(limits)) {
+			if (!(FILE_TYPES as readonly string[]).includes(type)) throw new Error(`fileSizeLimits: unknown file type "${type}"`);
+			if (typeof value !== 'number' || value < 0) throw new Error(`fileSizeLimits.${type} must be a non-negative number`);
+		}
+	}
+
+	// Checked: now apply.
+	for (const [key, value] of Object.entries(input)) {
+		if (key === 'badToken' || key === 'unknownMethod') {
+			Object.assign(config[key], value);
+		} else if (key === 'fileSizeLimits') {
+			Object.assign(config.fileSizeLimits, value);
+		} else if (key === 'rateLimit') {
+			config.rateLimit = value === null ? null : { ...(value as RateLimitConfig) };
+		} else {
+			(config as unknown as Record<string, unknown>)[key] = value;
+		}
+	}
+}
+
+function isHttpStatus(value: unknown): boolean {
+	return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+}
