@@ -103,7 +103,7 @@ class HarnessInput implements INodeType {
 	}
 }
 
-class NodeTypes implements INodeTypes {
+export class NodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType>) {}
 
 	getByName(type: string): INodeType | IVersionedNodeType {

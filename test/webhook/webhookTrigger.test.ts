@@ -1,0 +1,471 @@
+/**
+ * The Rubika Webhook Trigger against the sandbox: the node's own `create` registers the harness's address
+ * with the sandbox, the sandbox delivers real HTTP POSTs there, and the harness runs the node's `webhook()`
+ * through n8n-core's WebhookContext for each one.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { RubikaSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import type { WebhookHarnessOptions } from '../harness/webhook';
+import { WebhookHarness } from '../harness/webhook';
+
+const { sara, reza } = DEMO_USERS;
+
+let sandbox: RubikaSandbox;
+const harnesses: WebhookHarness[] = [];
+
+beforeEach(async () => {
+	sandbox = await startSandbox();
+});
+
+afterEach(async () => {
+	await sandbox.deliveriesSettled();
+	await Promise.all(harnesses.splice(0).map(async (harness) => await harness.close()));
+	await sandbox.close();
+});
+
+async function harness(
+	parameters: INodeParameters = {},
+	options: Partial<WebhookHarnessOptions> = {},
+): Promise<WebhookHarness> {
+	const started = await WebhookHarness.start({
+		parameters,
+		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
+		...options,
+	});
+	harnesses.push(started);
+	return started;
+}
+
+/** The URL the sandbox holds for an endpoint of the demo bot. */
+function registered(type: string): string {
+	const endpoint = sandbox.endpoints(DEMO_BOT_ID).find((candidate) => candidate.type === type);
+	if (!endpoint) throw new Error(`no ${type} endpoint registered`);
+	return endpoint.url;
+}
+
+/** The bot sends Sara a message with an inline keypad, through the API like any workflow would. */
+async function sendKeypad(): Promise<string> {
+	const response = await fetch(sandbox.methodUrl('sendMessage', DEMO_BOT_TOKEN), {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({
+			chat_id: sara.chat_id,
+			text: 'Pizza or pasta?',
+			inline_keypad: {
+				rows: [
+					{
+						buttons: [
+							{ id: 'pizza', type: 'Simple', button_text: 'Pizza' },
+							{ id: 'pasta', type: 'Simple', button_text: 'Pasta' },
+						],
+					},
+				],
+			},
+		}),
+	});
+	const envelope = (await response.json()) as { status: string; data: { message_id: string } };
+	expect(envelope.status).toBe('OK');
+	return envelope.data.message_id;
+}
+
+describe('activation', () => {
+	test('registers the webhook URL plus a secret for each chosen endpoint', async () => {
+		const trigger = await harness();
+		expect(await trigger.checkExists()).toBe(false);
+		await trigger.activate();
+
+		const calls = sandbox.requestsFor('updateBotEndpoints').map((entry) => entry.body as { url: string; type: string });
+		expect(calls.map((call) => call.type)).toEqual(['ReceiveUpdate', 'ReceiveInlineMessage']);
+		const url = new URL(calls[0].url);
+		expect(calls[1].url).toBe(calls[0].url);
+		expect(`${url.origin}${url.pathname}`).toBe(trigger.webhookUrl());
+		expect(trigger.webhookUrl()).toBe(`${trigger.origin}/webhook/${trigger.node.webhookId}/webhook`);
+		const secret = url.searchParams.get('secret') ?? '';
+		expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+		expect(calls[0].url).not.toContain(DEMO_BOT_TOKEN);
+		expect(registered('ReceiveUpdate')).toBe(calls[0].url);
+
+		// What n8n saved: a fingerprint, never the URL (and so never the secret).
+		const saved = JSON.stringify(trigger.saved);
+		expect(saved).not.toContain(secret);
+		expect(trigger.savedNodeStaticData.registration).toMatchObject({ types: ['ReceiveUpdate', 'ReceiveInlineMessage'] });
+	});
+
+	test('each node and each bot gets its own secret; the same node always gets the same one', async () => {
+		const first = await harness();
+		await first.activate();
+		const firstUrl = registered('ReceiveUpdate');
+
+		const again = await harness({}, { webhookId: first.node.webhookId });
+		await again.activate();
+		expect(new URL(registered('ReceiveUpdate')).searchParams.get('secret')).toBe(new URL(firstUrl).searchParams.get('secret'));
+
+		const other = await harness();
+		await other.activate();
+		expect(new URL(registered('ReceiveUpdate')).searchParams.get('secret')).not.toBe(new URL(firstUrl).searchParams.get('secret'));
+
+		const bot = sandbox.addBot();
+		const otherBot = await harness({}, {
+			webhookId: first.node.webhookId,
+			credentials: { accessToken: bot.token, baseUrl: sandbox.baseUrl },
+		});
+		await otherBot.activate();
+		const otherBotUrl = sandbox.endpoints(bot.bot_id)[0].url;
+		expect(new URL(otherBotUrl).searchParams.get('secret')).not.toBe(new URL(firstUrl).searchParams.get('secret'));
+	});
+
+	test('registers only the chosen endpoints, including the undocumented ones', async () => {
+		const trigger = await harness({ endpoints: ['SearchSelectionItems', 'ReceiveQuery', 'GetSelectionItem'], updateTypes: [] });
+		await trigger.activate();
+		expect(sandbox.requestsFor('updateBotEndpoints').map((entry) => (entry.body as { type: string }).type)).toEqual([
+			'ReceiveQuery',
+			'GetSelectionItem',
+			'SearchSelectionItems',
+		]);
+	});
+
+	test('InvalidUrl fails the activation with a message that says what to do, and records nothing', async () => {
+		sandbox.configure({ requireHttpsEndpoints: true });
+		const trigger = await harness();
+		const failure = trigger.activate();
+		await expect(failure).rejects.toThrow(/InvalidUrl/);
+		await expect(failure).rejects.toThrow(/public HTTPS address/);
+		const error = (await failure.catch((caught: unknown) => caught)) as Error & { description?: string };
+		expect(error.message).toContain(trigger.webhookUrl());
+		expect(error.message).not.toMatch(/secret=[A-Za-z0-9_-]{32}/);
+		expect(error.description).toMatch(/WEBHOOK_URL/);
+		expect(error.description).toMatch(/Rubika Trigger \(polling\)/);
+		expect(trigger.active).toBe(false);
+		expect(trigger.savedNodeStaticData.registration).toBeUndefined();
+		expect(await trigger.checkExists()).toBe(false);
+	});
+
+	test('a partial registration does not count as done', async () => {
+		const trigger = await harness();
+		// The first endpoint is registered, the second refused.
+		sandbox.injectFault({ kind: 'status', method: 'updateBotEndpoints', status: 'INVALID_INPUT', devMessage: 'nope', skip: 1 });
+		await expect(trigger.activate()).rejects.toThrow(/updateBotEndpoints/);
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(2);
+		expect(await trigger.checkExists()).toBe(false);
+	});
+
+	test('checkExists: true only for the same URL, bot and endpoints; delete forgets', async () => {
+		const trigger = await harness();
+		expect(await trigger.checkExists()).toBe(false);
+		await trigger.activate();
+		expect(await trigger.checkExists()).toBe(true);
+
+		// Reactivation (n8n restart, same public address) with nothing changed registers nothing again.
+		const same = { webhookId: trigger.node.webhookId, staticData: trigger.saved, publicOrigin: trigger.origin };
+		const restarted = await harness({}, same);
+		await restarted.activate('init');
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(2);
+
+		const fewerEndpoints = await harness({ endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'] }, same);
+		expect(await fewerEndpoints.checkExists()).toBe(false);
+
+		const bot = sandbox.addBot();
+		const otherBot = await harness({}, { ...same, credentials: { accessToken: bot.token, baseUrl: sandbox.baseUrl } });
+		expect(await otherBot.checkExists()).toBe(false);
+
+		const moved = await harness({}, { ...same, publicOrigin: 'https://n8n.example.com' });
+		expect(await moved.checkExists()).toBe(false);
+
+		const otherNode = await harness({}, { ...same, webhookId: 'another-node' });
+		expect(await otherNode.checkExists()).toBe(false);
+
+		await trigger.deactivate();
+		expect(await trigger.checkExists()).toBe(false);
+		// Rubika cannot unregister: the endpoint still points here.
+		expect(registered('ReceiveUpdate')).toContain(trigger.webhookUrl());
+	});
+
+	test('an update type that cannot arrive through the chosen endpoints fails before any request', async () => {
+		const trigger = await harness({ endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage', 'InlineMessage'] });
+		await expect(trigger.activate()).rejects.toThrow(/Inline Keypad Tap needs the ReceiveInlineMessage endpoint/);
+		const updatesOnly = await harness({ endpoints: ['ReceiveInlineMessage'], updateTypes: ['NewMessage'] });
+		await expect(updatesOnly.activate()).rejects.toThrow(/need the ReceiveUpdate endpoint/);
+		const badPattern = await harness({ filters: { textPattern: '([' } });
+		await expect(badPattern.activate()).rejects.toThrow(/Text Pattern/);
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(0);
+	});
+
+	test('listening for a test event takes the endpoint over from the production workflow', async () => {
+		const production = await harness();
+		await production.activate();
+		const test = await harness({}, { webhookId: production.node.webhookId, test: true });
+		await test.activate();
+		expect(registered('ReceiveUpdate')).toContain(`${test.origin}/webhook-test/`);
+
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'during the test' });
+		await sandbox.deliveriesSettled();
+		expect(production.executions).toHaveLength(0);
+		expect(test.executions).toHaveLength(1);
+	});
+});
+
+describe('deliveries', () => {
+	test('a user message becomes one item shaped like the polling trigger\'s, answered 200 {"status":"OK"}', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const message = sandbox.userSendMessage({ userId: sara.user_id, text: 'hello bot' });
+		await sandbox.deliveriesSettled();
+
+		expect(trigger.executions).toHaveLength(1);
+		const [item] = trigger.executions[0].items;
+		expect(item.json).toMatchObject({
+			type: 'NewMessage',
+			chat_id: sara.chat_id,
+			message_id: message.message_id,
+			text: 'hello bot',
+			sender_id: sara.user_id,
+			sender_type: 'User',
+			button_id: null,
+		});
+		expect(item.json.time_iso).toMatch(/^\d{4}-\d\d-\d\dT/);
+		expect((item.json.update as { new_message: { text: string } }).new_message.text).toBe('hello bot');
+
+		const [delivery] = sandbox.deliveries;
+		expect(delivery.httpStatus).toBe(200);
+		expect(JSON.parse(delivery.responseBody ?? '')).toEqual({ status: 'OK' });
+	});
+
+	test('an inline keypad tap becomes an item with the button, the bot\'s message, the chat and the user', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const messageId = await sendKeypad();
+		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pasta' });
+		await sandbox.deliveriesSettled();
+
+		expect(trigger.executions).toHaveLength(1);
+		expect(trigger.executions[0].items[0].json).toMatchObject({
+			type: 'InlineMessage',
+			button_id: 'pasta',
+			message_id: messageId,
+			chat_id: sara.chat_id,
+			sender_id: sara.user_id,
+			text: 'Pasta',
+		});
+		expect(sandbox.deliveries.map((delivery) => [delivery.kind, delivery.httpStatus])).toEqual([['inline_message', 200]]);
+	});
+
+	test('deliveries to the suffixed paths (/receiveUpdate, /receiveInlineMessage) work the same', async () => {
+		sandbox.configure({ appendEndpointSuffix: true });
+		const trigger = await harness();
+		await trigger.activate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'via suffix' });
+		const messageId = await sendKeypad();
+		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pizza' });
+		await sandbox.deliveriesSettled();
+
+		expect(sandbox.deliveries.map((delivery) => new URL(delivery.url ?? '').pathname)).toEqual([
+			`/webhook/${trigger.node.webhookId}/webhook/receiveUpdate`,
+			`/webhook/${trigger.node.webhookId}/webhook/receiveInlineMessage`,
+		]);
+		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200, 200]);
+		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['NewMessage', 'InlineMessage']);
+	});
+
+	test('every known suffix is served, the kind comes from the body not the path, and a suffix glued into the query is accepted', async () => {
+		const trigger = await harness({ updateTypes: [] });
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const secret = url.searchParams.get('secret');
+		const base = url.pathname;
+		const update = (id: string) => ({
+			update: {
+				type: 'NewMessage',
+				chat_id: reza.chat_id,
+				new_message: { message_id: id, text: `m${id}`, time: '1700000000', sender_type: 'User', sender_id: reza.user_id },
+			},
+		});
+		const paths = ['receiveUpdate', 'receiveInlineMessage', 'receiveQuery', 'getSelectionItem', 'searchSelectionItems'];
+		for (const [index, suffix] of paths.entries()) {
+			const answer = await trigger.post(`${base}/${suffix}?secret=${secret}`, update(String(1000 + index)));
+			expect({ suffix, status: answer.status, body: answer.body }).toEqual({ suffix, status: 200, body: '{"status":"OK"}' });
+		}
+		const glued = await trigger.post(`${base}?secret=${secret}/receiveUpdate`, update('2000'));
+		expect(glued.status).toBe(200);
+		const unknownSuffix = await trigger.post(`${base}/somethingElse?secret=${secret}`, update('3000'));
+		expect(unknownSuffix.status).toBe(404);
+
+		expect(trigger.executions.map((execution) => execution.items[0].json.message_id)).toEqual([
+			'1000',
+			'1001',
+			'1002',
+			'1003',
+			'1004',
+			'2000',
+		]);
+		expect(trigger.executions.every((execution) => execution.items[0].json.type === 'NewMessage')).toBe(true);
+	});
+
+	test('a missing or wrong secret gets 403 and starts nothing', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const secret = url.searchParams.get('secret') ?? '';
+		const body = {
+			update: {
+				type: 'NewMessage',
+				chat_id: sara.chat_id,
+				new_message: { message_id: '42', text: 'forged', time: '1700000000', sender_type: 'User', sender_id: sara.user_id },
+			},
+		};
+		const attempts = [
+			url.pathname,
+			`${url.pathname}?secret=`,
+			`${url.pathname}?secret=${secret.slice(0, -1)}x`,
+			`${url.pathname}?secret=${secret}${secret}`,
+			`${url.pathname}?secret=${DEMO_BOT_TOKEN}`,
+			`${url.pathname}?secret=${secret}&secret=${secret}`,
+			`${url.pathname}?secret=${secret}/notASuffix`,
+			`${url.pathname}/receiveUpdate`,
+			`${url.pathname}/receiveInlineMessage?token=${secret}`,
+		];
+		for (const attempt of attempts) {
+			const answer = await trigger.post(attempt, body);
+			expect({ attempt, status: answer.status }).toEqual({ attempt, status: 403 });
+			expect(answer.body).not.toContain(secret);
+		}
+		expect(trigger.executions).toHaveLength(0);
+		expect(trigger.savedNodeStaticData.recentKeys).toBeUndefined();
+
+		// The same body with the secret goes through, so the refusals above were about the secret alone.
+		expect((await trigger.post(`${url.pathname}?secret=${secret}`, body)).status).toBe(200);
+		expect(trigger.executions).toHaveLength(1);
+	});
+
+	test('a duplicated delivery starts one execution, also after a restart', async () => {
+		sandbox.configure({ duplicateDeliveries: true });
+		const trigger = await harness();
+		await trigger.activate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'once' });
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'twice' });
+		await sandbox.deliveriesSettled();
+
+		expect(sandbox.deliveries.map((delivery) => [delivery.duplicate, delivery.httpStatus])).toEqual([
+			[false, 200],
+			[true, 200],
+			[false, 200],
+			[true, 200],
+		]);
+		expect(trigger.executions.map((execution) => execution.items[0].json.text)).toEqual(['once', 'twice']);
+
+		// n8n restarts on the same address: a new workflow object from the saved static data, nothing to
+		// register again, and Rubika delivers the same event once more.
+		await trigger.close();
+		harnesses.splice(harnesses.indexOf(trigger), 1);
+		const restarted = await harness({}, { webhookId: trigger.node.webhookId, staticData: trigger.saved, port: trigger.port });
+		await restarted.activate('init');
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(2);
+		const url = new URL(registered('ReceiveUpdate'));
+		const again = await restarted.post(`${url.pathname}${url.search}`, sandbox.deliveries[0].body);
+		expect(again).toEqual({ status: 200, body: '{"status":"OK"}' });
+		sandbox.configure({ duplicateDeliveries: false });
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'after the restart' });
+		await sandbox.deliveriesSettled();
+		expect(restarted.executions.map((execution) => execution.items[0].json.text)).toEqual(['after the restart']);
+	});
+
+	test('a one-off duplicated inline tap starts one execution; a later identical tap is a new tap', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const messageId = await sendKeypad();
+		sandbox.injectFault({ kind: 'duplicateDelivery' });
+		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pizza' });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.filter((delivery) => delivery.kind === 'inline_message')).toHaveLength(2);
+		expect(trigger.executions).toHaveLength(1);
+
+		// Same tap, with the window set to 0: every tap counts.
+		const noWindow = await harness({ options: { tapRepeatWindow: 0 } });
+		await noWindow.activate();
+		sandbox.clearDeliveries();
+		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pizza' });
+		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pizza' });
+		await sandbox.deliveriesSettled();
+		expect(noWindow.executions).toHaveLength(2);
+	});
+
+	test('filters run first: filtered deliveries are answered OK and start nothing', async () => {
+		const trigger = await harness({ updateTypes: ['NewMessage'], endpoints: ['ReceiveUpdate'], filters: { chatIds: DEMO_GROUP_ID } });
+		await trigger.activate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'private, filtered out' });
+		sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'in the group' });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200, 200]);
+		expect(trigger.executions.map((execution) => execution.items[0].json.text)).toEqual(['in the group']);
+	});
+
+	test('message ids above 2^53 keep every digit', async () => {
+		sandbox.configure({ bareNumericIds: true });
+		const trigger = await harness();
+		await trigger.activate();
+		const message = sandbox.userSendMessage({ userId: sara.user_id, text: 'big id' });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries[0].httpStatus).toBe(200);
+		expect(BigInt(message.message_id)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+		expect(trigger.executions[0].items[0].json.message_id).toBe(message.message_id);
+	});
+
+	test('bodies that are neither an update nor a tap: "Other" when asked for, otherwise ignored; non-JSON is ignored', async () => {
+		const trigger = await harness({ endpoints: ['ReceiveUpdate', 'ReceiveQuery'], updateTypes: ['Other'] });
+		await trigger.activate();
+		const url = new URL(registered('ReceiveQuery'));
+		const query = { query: { chat_id: sara.chat_id, text: 'abc' } };
+		expect((await trigger.post(`${url.pathname}/receiveQuery${url.search}`, query)).status).toBe(200);
+		expect((await trigger.post(`${url.pathname}${url.search}`, 'not json', { 'Content-Type': 'text/plain' })).body).toBe('{"status":"OK"}');
+		expect(trigger.executions).toHaveLength(1);
+		expect(trigger.executions[0].items[0].json).toMatchObject({ type: 'Other', chat_id: null, update: query });
+
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'not an Other' });
+		await sandbox.deliveriesSettled();
+		expect(trigger.executions).toHaveLength(1);
+	});
+
+	test('a body sent without a JSON content type is still read', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const body = JSON.stringify({
+			update: {
+				type: 'NewMessage',
+				chat_id: sara.chat_id,
+				new_message: { message_id: '77', text: 'octet', time: '1700000000', sender_type: 'User', sender_id: sara.user_id },
+			},
+		});
+		const answer = await trigger.post(`${url.pathname}${url.search}`, body, { 'Content-Type': 'application/octet-stream' });
+		expect(answer.status).toBe(200);
+		expect(trigger.executions[0]?.items[0].json.text).toBe('octet');
+	});
+
+	test('after deactivation n8n no longer routes the deliveries', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		await trigger.deactivate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'nobody listens' });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries[0].httpStatus).toBe(404);
+		expect(trigger.executions).toHaveLength(0);
+	});
+});
+
+describe('start and stop', () => {
+	test('a filtered "bot stopped" still ends the "started" state, so starting again is a new event', async () => {
+		const trigger = await harness({ endpoints: ['ReceiveUpdate'], updateTypes: ['StartedBot'] });
+		await trigger.activate();
+		sandbox.userStartBot({ userId: reza.user_id });
+		await sandbox.deliveriesSettled();
+		sandbox.userStopBot({ userId: reza.user_id });
+		await sandbox.deliveriesSettled();
+		sandbox.userStartBot({ userId: reza.user_id });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((delivery) => (delivery.body as { update: { type: string } }).update.type)).toEqual(
+			expect.arrayContaining(['StartedBot', 'StoppedBot']),
+		);
+		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['StartedBot', 'StartedBot']);
+	});
+});
