@@ -1,0 +1,418 @@
+/**
+ * The polling trigger's engine: drains getUpdates from a cursor kept in the workflow's static data.
+ *
+ * Delivery rules, and why:
+ * - Nothing in static data changes until the poll has everything it will return. Pages are read into
+ *   local variables; the cursor and the recent-keys set are written in one synchronous step at the very
+ *   end. A poll that fails anywhere (a page after retries, a malformed answer, a download, running out of
+ *   time) throws and leaves the stored cursor where the last emitting poll put it: the updates it had read
+ *   are read again next time. Nothing is skipped, nothing was emitted, and n8n records the error (a failed
+ *   activation for the first poll, an error execution and the error workflow later).
+ * - The cursor only ever moves to the end of a page that was fully processed, and a poll reads at most
+ *   "Max Updates per Poll" updates, so memory is bounded however long the backlog is.
+ * - n8n writes static data to its database when a poll emits (newer versions also after a poll that emits
+ *   nothing). Updates read again after a restart, and updates Rubika sends twice, are dropped by a bounded
+ *   set of recently delivered update keys stored next to the cursor.
+ */
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { InputError } from '../shared/errors';
+import { callRubika, downloadFromRubika } from '../shared/transport';
+import type { Update } from '../shared/types';
+import type { UpdateFilterParameters, UpdateFilters, UpdateItem } from '../shared/updates';
+import { RecentKeys, matchesFilters, parseUpdateFilters, updateToItem } from '../shared/updates';
+
+export type FirstActivation = 'startFromNow' | 'processBacklog';
+export type OnRejectedPosition = 'error' | 'restartFromOldest' | 'skipToNow';
+
+export interface TriggerSettings {
+	filters: UpdateFilters;
+	firstActivation: FirstActivation;
+	onRejectedPosition: OnRejectedPosition;
+	maxUpdatesPerPoll: number;
+	pageSize: number;
+	downloadFiles: boolean;
+	binaryPropertyName: string;
+}
+
+/** What the trigger keeps in `getWorkflowStaticData('node')`. */
+export interface TriggerState extends IDataObject {
+	/** The `next_offset_id` to ask with next; absent until Rubika has given one. */
+	cursor?: string;
+	/** Set once the first activation has done what "On First Activation" asks. */
+	started?: boolean;
+	/** Hashed keys of recently delivered updates, oldest first (see RecentKeys). */
+	recentKeys?: string[];
+}
+
+export const DEFAULT_MAX_UPDATES_PER_POLL = 1000;
+export const MAX_UPDATES_PER_POLL_LIMIT = 5000;
+export const DEFAULT_PAGE_SIZE = 100;
+/** How far the manual test scans for the newest matching update. Only one update is kept in memory. */
+export const MANUAL_SCAN_LIMIT = 10_000;
+/** How far one poll skips an old backlog; a longer one is skipped over the next polls. */
+export const SKIP_LIMIT_PER_POLL = 100_000;
+const PAGE_TIMEOUT_MS = 30_000;
+/** Share of n8n's poll budget spent reading pages; the rest is headroom for downloads and the hand-off. */
+const FETCH_SHARE_OF_BUDGET = 0.4;
+const FALLBACK_BUDGET_MS = 5 * 60_000;
+
+/** Polls whose static data object is being worked on, so that an overlapping tick cannot read the same window. */
+const inFlight = new WeakSet<object>();
+
+export function readSettings(ctx: IPollFunctions): TriggerSettings {
+	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
+	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
+	const options = ctx.getNodeParameter('options', {}) as {
+		maxUpdatesPerPoll?: number;
+		pageSize?: number;
+		downloadFiles?: boolean;
+		binaryPropertyName?: string;
+		onRejectedPosition?: string;
+	};
+	let filters: UpdateFilters | undefined;
+	let problem: InputError | undefined;
+	try {
+		filters = parseUpdateFilters(types, rawFilters);
+	} catch (error) {
+		problem = error instanceof InputError ? error : new InputError('Filters', String((error as Error).message));
+	}
+	if (filters === undefined) {
+		throw new NodeOperationError(ctx.getNode(), `${problem?.field} ${problem?.message}`, {
+			description: 'Fix the filter in the trigger\'s Filters section.',
+		});
+	}
+	const binaryPropertyName = (options.binaryPropertyName ?? 'data').trim();
+	if (options.downloadFiles && binaryPropertyName === '') {
+		throw new NodeOperationError(ctx.getNode(), 'Put Output in Field is required when Download Files is on');
+	}
+	return {
+		filters,
+		firstActivation:
+			ctx.getNodeParameter('firstActivation', 'startFromNow') === 'processBacklog' ? 'processBacklog' : 'startFromNow',
+		onRejectedPosition:
+			options.onRejectedPosition === 'restartFromOldest' || options.onRejectedPosition === 'skipToNow'
+				? options.onRejectedPosition
+				: 'error',
+		maxUpdatesPerPoll: clampInteger(options.maxUpdatesPerPoll, 1, MAX_UPDATES_PER_POLL_LIMIT, DEFAULT_MAX_UPDATES_PER_POLL),
+		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
+		downloadFiles: options.downloadFiles === true,
+		binaryPropertyName,
+	};
+}
+
+/** One poll: the newest matching update in manual mode, otherwise everything pending since the cursor. */
+export async function runPoll(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(ctx);
+	const state = ctx.getWorkflowStaticData('node') as TriggerState;
+	if (ctx.getMode() === 'manual') return await fetchTestEvent(ctx, settings, state);
+	if (inFlight.has(state)) {
+		ctx.logger.warn('Rubika Trigger: the previous poll is still running; skipping this one');
+		return null;
+	}
+	inFlight.add(state);
+	try {
+		return await pollOnce(ctx, settings, state);
+	} finally {
+		inFlight.delete(state);
+	}
+}
+
+async function pollOnce(
+	ctx: IPollFunctions,
+	settings: TriggerSettings,
+	state: TriggerState,
+): Promise<INodeExecutionData[][] | null> {
+	const clock = startClock(ctx);
+	// On the first activation with "Start From Now", the backlog is read only to learn where it ends.
+	let skipping = state.started !== true && settings.firstActivation === 'startFromNow';
+	const recent = RecentKeys.load(state, 'recentKeys', recentCapacity(settings));
+	const matched: UpdateItem[] = [];
+	let duplicates = 0;
+	const collect = (update: Update) => {
+		const item = updateToItem(update);
+		if (recent.has(item.update_key)) {
+			duplicates++;
+			return;
+		}
+		if (matchesFilters(item, settings.filters)) {
+			recent.remember(item.update_key);
+			matched.push(item);
+		} else {
+			recent.observe(item.update_key);
+		}
+	};
+	const read = async (from: string | undefined) =>
+		skipping
+			? await drainOrExplain(ctx, from, SKIP_LIMIT_PER_POLL, settings.pageSize, clock, () => {})
+			: await drainOrExplain(ctx, from, settings.maxUpdatesPerPoll, settings.pageSize, clock, collect);
+
+	let result = await read(cursorOf(state.cursor));
+	if (result.rejected) {
+		await assertPositionLost(ctx, settings);
+		ctx.logger.warn(`Rubika Trigger: Rubika rejected the saved position; continuing as "${settings.onRejectedPosition}"`);
+		if (settings.onRejectedPosition === 'skipToNow') skipping = true;
+		result = await read(undefined);
+	}
+
+	if (skipping) {
+		clock.assertWithinBudget();
+		if (result.cursor !== undefined) state.cursor = result.cursor;
+		// A backlog longer than one poll can skip is skipped over the next polls, still emitting nothing.
+		state.started = result.ended;
+		ctx.logger.debug(`Rubika Trigger: skipped ${result.fetched} old updates`);
+		return null;
+	}
+
+	const output: INodeExecutionData[] = [];
+	for (const item of matched) output.push(await toExecutionData(ctx, item, settings));
+	clock.assertWithinBudget();
+
+	// The commit: one synchronous step, after everything that can fail.
+	if (result.cursor !== undefined) state.cursor = result.cursor;
+	state.started = true;
+	recent.save(state, 'recentKeys');
+
+	if (duplicates > 0) ctx.logger.debug(`Rubika Trigger: dropped ${duplicates} repeated updates`);
+	if (result.stalled) {
+		ctx.logger.warn('Rubika Trigger: Rubika did not move the cursor past a page of updates; they will be read again');
+	}
+	return output.length > 0 ? [output] : null;
+}
+
+/**
+ * Called when getUpdates refused the saved cursor. Tells a lost position (Rubika answers without one) from
+ * a refused bot token (it does not), and stops with an explanation unless the user chose how to go on.
+ */
+async function assertPositionLost(ctx: IPollFunctions, settings: TriggerSettings): Promise<void> {
+	try {
+		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+	} catch (error) {
+		throw asNodeError(ctx, error);
+	}
+	if (settings.onRejectedPosition !== 'error') return;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ method: 'getUpdates', status: 'INVALID_INPUT' },
+		{
+			message: 'Rubika no longer accepts the position this trigger saved',
+			description:
+				'This happens when the credential now belongs to another bot, or Rubika has forgotten the position. Nothing was read or skipped. Choose how to go on in Options → If Rubika Rejects the Saved Position: restart from the oldest update Rubika keeps (recently delivered ones are recognised and dropped), or skip to now.',
+		},
+	);
+}
+
+/** Manual "Fetch Test Event": the newest matching update, read-only towards static data. */
+async function fetchTestEvent(
+	ctx: IPollFunctions,
+	settings: TriggerSettings,
+	state: TriggerState,
+): Promise<INodeExecutionData[][]> {
+	const clock = startClock(ctx);
+	const stored = state.started === true ? cursorOf(state.cursor) : undefined;
+	let newest: UpdateItem | undefined;
+	const keep = (update: Update) => {
+		const item = updateToItem(update);
+		if (matchesFilters(item, settings.filters)) newest = item;
+	};
+	await drainOrExplain(ctx, stored, MANUAL_SCAN_LIMIT, settings.pageSize, clock, keep);
+	// Also when Rubika no longer accepts the saved position (drain reports it instead of failing).
+	if (newest === undefined && stored !== undefined) {
+		// Everything pending was already delivered: a sample from what Rubika still keeps will do for a test.
+		await drainOrExplain(ctx, undefined, MANUAL_SCAN_LIMIT, settings.pageSize, clock, keep);
+	}
+	if (newest === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'No matching update from Rubika yet', {
+			description:
+				'Send your bot a message that passes this trigger\'s Update Types and Filters, then fetch a test event again.',
+		});
+	}
+	return [[await toExecutionData(ctx, newest, settings)]];
+}
+
+interface DrainResult {
+	/** Cursor after the last page read, or the starting one when nothing moved. */
+	cursor: string | undefined;
+	fetched: number;
+	/** An empty page was reached, or Rubika stopped moving the cursor. */
+	ended: boolean;
+	stalled: boolean;
+	/** Rubika refused the starting cursor (INVALID_INPUT) before anything was read. */
+	rejected?: boolean;
+}
+
+/**
+ * Reads pages from `start` until an empty page, a cursor that does not move, `maxUpdates` updates or the
+ * fetch deadline. Each update is handed to `onUpdate` and then dropped, so memory is what `onUpdate` keeps.
+ */
+async function drain(
+	ctx: IPollFunctions,
+	start: string | undefined,
+	maxUpdates: number,
+	pageSize: number,
+	clock: Clock,
+	onUpdate: (update: Update) => void,
+): Promise<DrainResult> {
+	let cursor = start;
+	let fetched = 0;
+	while (fetched < maxUpdates) {
+		if (clock.fetchTimeIsUp()) return { cursor, fetched, ended: false, stalled: false };
+		const limit = Math.min(pageSize, maxUpdates - fetched);
+		const body: IDataObject = { limit };
+		if (cursor !== undefined) body.offset_id = cursor;
+		let data: unknown;
+		try {
+			data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+		} catch (error) {
+			if (fetched === 0 && cursor !== undefined && cursor === start && isRefusal(error, 'INVALID_INPUT')) {
+				return { cursor: start, fetched, ended: false, stalled: false, rejected: true };
+			}
+			throw asNodeError(ctx, error);
+		}
+		const page = readPage(ctx, data);
+		if (page.updates.length === 0) return { cursor, fetched, ended: true, stalled: false };
+		for (const update of page.updates) onUpdate(update);
+		fetched += page.updates.length;
+		if (page.next === undefined || page.next === cursor) {
+			return { cursor, fetched, ended: true, stalled: true };
+		}
+		cursor = page.next;
+	}
+	return { cursor, fetched, ended: false, stalled: false };
+}
+
+/** drain(), with a failure explained in terms of what happened to the updates. */
+async function drainOrExplain(...args: Parameters<typeof drain>): Promise<DrainResult> {
+	try {
+		return await drain(...args);
+	} catch (error) {
+		const nodeError = asNodeError(args[0], error);
+		const note =
+			'No update was skipped: the trigger keeps its position and reads these updates again on the next poll.';
+		nodeError.description = nodeError.description ? `${nodeError.description} ${note}` : note;
+		throw nodeError;
+	}
+}
+
+/** A getUpdates answer we can trust, or a NodeApiError saying what is wrong with it. */
+function readPage(ctx: IPollFunctions, data: unknown): { updates: Update[]; next: string | undefined } {
+	const malformed = (what: string) =>
+		new NodeApiError(
+			ctx.getNode(),
+			{ method: 'getUpdates', body_start: JSON.stringify(data ?? null).slice(0, 200) },
+			{
+				message: `Rubika getUpdates answered with ${what}`,
+				description: 'The answer does not look like the Bot API\'s; check the Base URL in the Rubika credential.',
+			},
+		);
+	if (typeof data !== 'object' || data === null || Array.isArray(data)) throw malformed('no data object');
+	const { updates, next_offset_id: next } = data as { updates?: unknown; next_offset_id?: unknown };
+	if (updates === undefined || updates === null) {
+		// Some servers leave the list out when there is nothing new; a cursor without updates is not that.
+		if (cursorOf(next) === undefined) return { updates: [], next: undefined };
+		throw malformed('a cursor but no updates list');
+	}
+	if (!Array.isArray(updates)) throw malformed('an updates field that is not a list');
+	for (const update of updates) {
+		if (typeof update !== 'object' || update === null || Array.isArray(update)) {
+			throw malformed('an update that is not an object');
+		}
+	}
+	return { updates: updates as Update[], next: cursorOf(next) };
+}
+
+/** The item as n8n wants it, with the attached file as binary data when asked for. */
+async function toExecutionData(
+	ctx: IPollFunctions,
+	item: UpdateItem,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData> {
+	const fileId = typeof item.file?.file_id === 'string' ? item.file.file_id : undefined;
+	if (!settings.downloadFiles || fileId === undefined) return { json: item };
+	let problem: string | undefined;
+	try {
+		const { download_url: url } = await callRubika(ctx, 'getFile', { file_id: fileId });
+		if (typeof url !== 'string' || url === '') {
+			problem = 'Rubika getFile gave no download address';
+		} else {
+			const { body, headers } = await downloadFromRubika(ctx, url);
+			const fileName = typeof item.file?.file_name === 'string' ? item.file.file_name : undefined;
+			const binary = await ctx.helpers.prepareBinaryData(body, fileName, mimeTypeOf(headers['content-type']));
+			return { json: item, binary: { [settings.binaryPropertyName]: binary } };
+		}
+	} catch (error) {
+		// A file Rubika refuses outright will never download; it must not hold back every later update.
+		// Anything that may pass on a later try fails the poll instead (nothing is emitted or skipped).
+		if (!isFinalFailure(error)) throw asNodeError(ctx, error);
+		problem = (error as Error).message;
+	}
+	return { json: { ...item, file_error: problem ?? 'The file could not be downloaded' } };
+}
+
+/** The error as n8n shows it best: API errors stay what they are (same object), anything else is wrapped. */
+function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error));
+}
+
+/** Whether Rubika answered with this envelope status (not a network or HTTP failure). */
+function isRefusal(error: unknown, ...statuses: string[]): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = (error.errorResponse as IDataObject | undefined)?.status;
+	return typeof status === 'string' && statuses.includes(status);
+}
+
+function isFinalFailure(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	if (isRefusal(error, 'INVALID_INPUT', 'INVALID_ACCESS')) return true;
+	const code = Number(error.httpCode);
+	return code >= 400 && code < 500 && code !== 408 && code !== 425 && code !== 429;
+}
+
+function mimeTypeOf(header: string | string[] | undefined): string | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	const type = value?.split(';')[0].trim();
+	return type ? type : undefined;
+}
+
+interface Clock {
+	fetchTimeIsUp(): boolean;
+	/** Throws when the poll ran past n8n's budget: n8n may have given up on it, so it must not commit. */
+	assertWithinBudget(): void;
+}
+
+function startClock(ctx: IPollFunctions): Clock {
+	const startedAt = Date.now();
+	// getPollBudgetMs exists from n8n 2.41 on; older versions have no budget we could read.
+	const budget =
+		typeof ctx.getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) || FALLBACK_BUDGET_MS : FALLBACK_BUDGET_MS;
+	return {
+		fetchTimeIsUp: () => Date.now() - startedAt > budget * FETCH_SHARE_OF_BUDGET,
+		assertWithinBudget: () => {
+			const elapsed = Date.now() - startedAt;
+			if (elapsed <= budget) return;
+			throw new NodeOperationError(ctx.getNode(), `The poll took ${Math.round(elapsed / 1000)} s, longer than n8n allows`, {
+				description:
+					'Nothing was emitted and the trigger kept its position. Lower "Max Updates per Poll" or turn off "Download Files" for large files.',
+			});
+		},
+	};
+}
+
+/** The recent-keys set must cover at least one full poll, so that a replayed poll is recognised whole. */
+export function recentCapacity(settings: Pick<TriggerSettings, 'maxUpdatesPerPoll'>): number {
+	return Math.max(RecentKeys.DEFAULT_CAPACITY, settings.maxUpdatesPerPoll);
+}
+
+function cursorOf(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	return value;
+}
+
+function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
+	const number = Number(value);
+	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
+	return Math.min(max, Math.max(min, Math.floor(number)));
+}
