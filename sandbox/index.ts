@@ -21,4 +21,4 @@ export {
 	DEMO_CHANNEL_ID,
 	seedDemo,
 } from './seed';
-export type { DemoUser, SeedName } from './seed';
+export type { DemoInfo, DemoUser, SeedName } from './seed';

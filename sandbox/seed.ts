@@ -56,6 +56,29 @@ export const DEMO_CHANNEL_ID = 'c0VmwffiYmEJ3ZYHtCo0KQyilVHE4BoG';
 
 export type SeedName = 'demo' | 'empty';
 
+/** The demo ids in one plain object (what `sandbox.demo` holds when the demo seed is loaded). */
+export interface DemoInfo {
+	token: string;
+	botId: string;
+	botUsername: string;
+	users: typeof DEMO_USERS;
+	groupId: string;
+	quietGroupId: string;
+	channelId: string;
+}
+
+export function demoInfo(): DemoInfo {
+	return {
+		token: DEMO_BOT_TOKEN,
+		botId: DEMO_BOT_ID,
+		botUsername: DEMO_BOT_USERNAME,
+		users: structuredClone(DEMO_USERS),
+		groupId: DEMO_GROUP_ID,
+		quietGroupId: DEMO_QUIET_GROUP_ID,
+		channelId: DEMO_CHANNEL_ID,
+	};
+}
+
 export function seedDemo(state: SandboxState): void {
 	state.addBot({
 		bot_id: DEMO_BOT_ID,

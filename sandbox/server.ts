@@ -23,8 +23,8 @@ import { handleDownload, handleUpload } from './files';
 import type { ActiveFault, FaultSpec } from './faults';
 import { FaultQueue, RateLimiter } from './faults';
 import { send } from './http';
-import type { SeedName } from './seed';
-import { applySeed } from './seed';
+import type { DemoInfo, SeedName } from './seed';
+import { applySeed, demoInfo } from './seed';
 import type { BotSnapshot, ChatSnapshot, SandboxMessage } from './snapshots';
 import { botSnapshot, chatSnapshot, messageSnapshot } from './snapshots';
 import type { EndpointRecord, FileRecord, NewBot, NewGroupOrChannel, NewUser, UserRecord } from './state';
@@ -54,79 +54,89 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Rubika
 }
 
 export class RubikaSandbox {
+	/**
+	 * Plain own properties, set once listening, so launchers that copy the returned object's data
+	 * (scripts/lib/sandbox-child.cjs) find the address and the demo ids. Internals are #private and
+	 * stay out of such copies.
+	 */
+	url = '';
+	demo: DemoInfo | null = null;
 	readonly config: SandboxConfig = defaultConfig();
 	readonly faults = new FaultQueue();
 	readonly rateLimiter = new RateLimiter();
 	readonly webhooks: WebhookDispatcher;
-	private currentState!: SandboxState;
-	private readonly log: RequestLogEntry[] = [];
-	private requestSeq = 0;
-	private readonly server: http.Server;
-	private readonly sockets = new Set<Socket>();
-	private boundPort = 0;
-	private readonly host: string;
-	private readonly seed: SeedName;
-	private readonly clock: () => number;
-	private readonly publicBaseUrl: string | undefined;
+	#currentState!: SandboxState;
+	readonly #log: RequestLogEntry[] = [];
+	#requestSeq = 0;
+	readonly #server: http.Server;
+	readonly #sockets = new Set<Socket>();
+	#boundPort = 0;
+	readonly #host: string;
+	readonly #seed: SeedName;
+	readonly #clock: () => number;
+	readonly #publicBaseUrl: string | undefined;
+	readonly #options: SandboxOptions;
 
-	constructor(private readonly options: SandboxOptions = {}) {
+	constructor(options: SandboxOptions = {}) {
+		this.#options = options;
 		const patch: Record<string, unknown> = { ...options };
 		for (const key of START_ONLY_KEYS) delete patch[key];
 		applyConfigPatch(this.config, patch);
-		this.host = options.host ?? '127.0.0.1';
-		this.seed = options.seed ?? 'demo';
-		this.clock = options.clock ?? Date.now;
-		this.publicBaseUrl = options.publicBaseUrl?.replace(/\/+$/, '');
+		this.#host = options.host ?? '127.0.0.1';
+		this.#seed = options.seed ?? 'demo';
+		this.#clock = options.clock ?? Date.now;
+		this.#publicBaseUrl = options.publicBaseUrl?.replace(/\/+$/, '');
 		this.webhooks = new WebhookDispatcher(
 			() => this.config,
 			() => this.faults.take({ kind: 'delivery' }) !== undefined,
 		);
-		this.resetState(this.seed);
-		this.server = http.createServer((req, res) => {
+		this.resetState(this.#seed);
+		this.#server = http.createServer((req, res) => {
 			this.route(req, res).catch((error: unknown) => {
 				console.error('[rubika-sandbox] request failed', error);
 				send(res, 500, JSON.stringify({ status: 'SANDBOX_INTERNAL_ERROR', dev_message: String(error) }));
 			});
 		});
-		this.server.on('connection', (socket) => {
-			this.sockets.add(socket);
-			socket.on('close', () => this.sockets.delete(socket));
+		this.#server.on('connection', (socket) => {
+			this.#sockets.add(socket);
+			socket.on('close', () => this.#sockets.delete(socket));
 		});
 	}
 
 	async listen(): Promise<void> {
 		await new Promise<void>((resolve, reject) => {
-			this.server.once('error', reject);
-			this.server.listen(this.options.port ?? 0, this.host, () => {
-				this.server.off('error', reject);
+			this.#server.once('error', reject);
+			this.#server.listen(this.#options.port ?? 0, this.#host, () => {
+				this.#server.off('error', reject);
 				resolve();
 			});
 		});
-		const address = this.server.address();
-		this.boundPort = typeof address === 'object' && address ? address.port : 0;
+		const address = this.#server.address();
+		this.#boundPort = typeof address === 'object' && address ? address.port : 0;
+		this.url = this.baseUrl;
 	}
 
 	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries. */
 	async close(): Promise<void> {
 		this.webhooks.close();
-		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-		for (const socket of this.sockets) socket.destroy();
-		this.server.closeAllConnections();
-		if (this.server.listening) await closed;
+		const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+		for (const socket of this.#sockets) socket.destroy();
+		this.#server.closeAllConnections();
+		if (this.#server.listening) await closed;
 	}
 
 	get port(): number {
-		return this.boundPort;
+		return this.#boundPort;
 	}
 
 	/** What goes in the credential's base URL: `http://127.0.0.1:PORT` (no /v3). */
 	get baseUrl(): string {
-		const host = this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host;
-		return `http://${host.includes(':') ? `[${host}]` : host}:${this.boundPort}`;
+		const host = this.#host === '0.0.0.0' || this.#host === '::' ? '127.0.0.1' : this.#host;
+		return `http://${host.includes(':') ? `[${host}]` : host}:${this.#boundPort}`;
 	}
 
 	get state(): SandboxState {
-		return this.currentState;
+		return this.#currentState;
 	}
 
 	/** `{baseUrl}/v3/{token}/{method}` */
@@ -135,11 +145,11 @@ export class RubikaSandbox {
 	}
 
 	uploadUrl(slotId: string): string {
-		return `${this.publicBaseUrl ?? this.baseUrl}/upload/${slotId}`;
+		return `${this.#publicBaseUrl ?? this.baseUrl}/upload/${slotId}`;
 	}
 
 	downloadUrl(file: FileRecord): string {
-		return `${this.publicBaseUrl ?? this.baseUrl}/files/${file.file_id}/${encodeURIComponent(file.file_name)}`;
+		return `${this.#publicBaseUrl ?? this.baseUrl}/files/${file.file_id}/${encodeURIComponent(file.file_name)}`;
 	}
 
 	private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -169,7 +179,7 @@ export class RubikaSandbox {
 	}
 
 	/** Back to a fresh world (the start seed unless another is given); clears logs, faults and deliveries. Config stays. */
-	reset(seed: SeedName = this.seed): void {
+	reset(seed: SeedName = this.#seed): void {
 		this.resetState(seed);
 		this.clearRequests();
 		this.clearFaults();
@@ -178,36 +188,37 @@ export class RubikaSandbox {
 	}
 
 	private resetState(seed: SeedName): void {
-		const state = new SandboxState(this.config, this.clock);
+		const state = new SandboxState(this.config, this.#clock);
 		state.listener = {
 			onUpdate: (bot, update) => this.webhooks.deliverUpdate(bot, update),
 			onInlineMessage: (bot, inline) => this.webhooks.deliverInline(bot, inline),
 		};
 		applySeed(state, seed);
-		this.currentState = state;
+		this.#currentState = state;
+		this.demo = seed === 'demo' ? demoInfo() : null;
 	}
 
 	// ----- request log -----
 
 	/** Used by the routes: starts a log entry, completed when the answer goes out. */
 	logRequest(entry: Pick<RequestLogEntry, 'method' | 'path' | 'body' | 'tokenValid' | 'botId' | 'at'>): RequestLogEntry {
-		const full: RequestLogEntry = { seq: ++this.requestSeq, ...entry, httpStatus: null, status: null, durationMs: null };
-		this.log.push(full);
-		if (this.log.length > this.config.requestLogLimit) this.log.splice(0, this.log.length - this.config.requestLogLimit);
+		const full: RequestLogEntry = { seq: ++this.#requestSeq, ...entry, httpStatus: null, status: null, durationMs: null };
+		this.#log.push(full);
+		if (this.#log.length > this.config.requestLogLimit) this.#log.splice(0, this.#log.length - this.config.requestLogLimit);
 		return full;
 	}
 
 	/** Every request received, oldest first (API methods, plus 'upload' and 'download'). */
 	get requests(): RequestLogEntry[] {
-		return this.log.slice();
+		return this.#log.slice();
 	}
 
 	requestsFor(method: string): RequestLogEntry[] {
-		return this.log.filter((entry) => entry.method === method);
+		return this.#log.filter((entry) => entry.method === method);
 	}
 
 	clearRequests(): void {
-		this.log.length = 0;
+		this.#log.length = 0;
 	}
 
 	/** Waits until `count` requests for `method` have been answered (or dropped); rejects after `timeoutMs`. */
