@@ -78,6 +78,14 @@ function buildProperties(): INodeProperties[] {
 				description: 'How many items are sent at the same time. Output order always follows input order.',
 			},
 			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 60,
+				description: 'How long to wait for one answer from Rubika before trying again',
+			},
+			{
 				displayName: 'Retries',
 				name: 'retries',
 				type: 'number',
@@ -120,8 +128,12 @@ export class Rubika implements INodeType {
 			maxPerSecond?: number;
 			concurrency?: number;
 			retries?: number;
+			timeoutSeconds?: number;
 		};
-		setCallDefaults(this, { retry: { maxAttempts: (options.retries ?? 3) + 1 } });
+		setCallDefaults(this, {
+			retry: { maxAttempts: (options.retries ?? 3) + 1 },
+			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
+		});
 		const output = await runForEachItem(this, operation, items.length, {
 			concurrency: options.concurrency ?? 1,
 			maxPerSecond: options.maxPerSecond ?? 0,

@@ -182,13 +182,78 @@ export async function downloadFromRubika(
 	);
 }
 
+/** A response body n8n can store as binary data as it arrives (a Node stream; typed without importing one). */
+export type DownloadStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
+
+/**
+ * Streams a `download_url` into `consume` (e.g. n8n's binary store), so a large file is never held whole in
+ * memory here. `consume` runs inside the retry loop: a connection cut while the body streams, or fewer bytes
+ * than Content-Length promised, is retried with a fresh GET like any transient fault. `consume` reports how
+ * many bytes it stored (when it knows), to catch a body that ended early without an error.
+ */
+export async function streamFromRubika<T>(
+	context: RubikaContext,
+	downloadUrl: string,
+	consume: (body: DownloadStream, headers: RawResponse['headers']) => Promise<{ result: T; bytes?: number }>,
+	options: CallOptions = {},
+): Promise<T> {
+	const label = 'download';
+	return await sendWithRetries(
+		context,
+		label,
+		{ method: 'GET', url: downloadUrl, encoding: 'stream' },
+		{ ...options, timeoutMs: options.timeoutMs ?? 10 * 60_000 },
+		async (response) => {
+			const body = response.body as DownloadStream;
+			if (response.statusCode < 200 || response.statusCode >= 300) {
+				throw httpFailure(label, response, await readSome(body, 64 * 1024));
+			}
+			const { result, bytes } = await consume(body, response.headers);
+			const declared = firstHeader(response.headers['content-length']);
+			const expected = declared !== undefined && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+			if (expected !== undefined && bytes !== undefined && bytes !== expected) {
+				throw new AttemptFailure(
+					true,
+					`Rubika ${label} was incomplete: ${bytes} bytes arrived where ${expected} were announced`,
+					'The connection to the file server broke off. This is usually temporary.',
+					{ method: label, received_bytes: bytes, expected_bytes: expected },
+				);
+			}
+			return result;
+		},
+	);
+}
+
+/** The start of an error body, as text; the rest is thrown away so the connection is freed. */
+async function readSome(body: DownloadStream, limit: number): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of body as AsyncIterable<Buffer | string>) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			if (size < limit) chunks.push(buffer.subarray(0, limit - size));
+			size += buffer.length;
+		}
+	} catch {
+		// A broken error body still tells enough through its status code.
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+	return Array.isArray(value) ? value[0] : value;
+}
+
 /**
  * Per-execution defaults (the node's "Retries" option). Kept beside the context object rather than
  * passed through every operation, and dropped with the context when the execution ends.
  */
-const callDefaults = new WeakMap<object, Pick<CallOptions, 'retry'>>();
+const callDefaults = new WeakMap<object, Pick<CallOptions, 'retry' | 'timeoutMs'>>();
 
-export function setCallDefaults(context: RubikaContext, defaults: Pick<CallOptions, 'retry'>): void {
+export function setCallDefaults(
+	context: RubikaContext,
+	defaults: Pick<CallOptions, 'retry' | 'timeoutMs'>,
+): void {
 	callDefaults.set(context, defaults);
 }
 
@@ -197,9 +262,11 @@ async function sendWithRetries<T>(
 	label: string,
 	request: IHttpRequestOptions | (() => IHttpRequestOptions),
 	options: CallOptions,
-	interpret: (response: RawResponse) => T,
+	interpret: (response: RawResponse) => T | Promise<T>,
 ): Promise<T> {
-	const policy = { ...DEFAULT_RETRY_POLICY, ...callDefaults.get(context)?.retry, ...options.retry };
+	const defaults = callDefaults.get(context);
+	const policy = { ...DEFAULT_RETRY_POLICY, ...defaults?.retry, ...options.retry };
+	const timeout = options.timeoutMs ?? defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const token = await tokenOf(context);
 	let slept = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -217,10 +284,11 @@ async function sendWithRetries<T>(
 					encoding: base.encoding ?? 'text',
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
-					timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+					timeout,
 				},
 			)) as RawResponse;
-			return interpret(response);
+			// Awaited here, so that a failure while a streamed body is consumed is retried too.
+			return await interpret(response);
 		} catch (error) {
 			failure = error instanceof AttemptFailure ? error : networkFailure(label, error);
 		}
@@ -321,7 +389,8 @@ function networkFailure(method: string, error: unknown): AttemptFailure {
 		timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text),
 		`Could not reach Rubika for ${method}: ${reason}`,
 		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
-		{ method, ...(code ? { code } : {}) },
+		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.
+		{ method, ...(code ? { network_error: code } : {}) },
 	);
 }
 
