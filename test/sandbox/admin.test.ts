@@ -1,0 +1,133 @@
+import type { RubikaSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import type { Receiver } from './helpers';
+import { adminCall, api, ok, startReceiver } from './helpers';
+
+const { sara, ali } = DEMO_USERS;
+let sandbox: RubikaSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => adminCall(sandbox, method, path, body, headers);
+
+test('health, state and CORS', async () => {
+	const health = await admin('GET', '/health');
+	expect(health.json).toEqual({ ok: true });
+	expect(health.headers['access-control-allow-origin']).toBe('*');
+	expect((await admin('OPTIONS', '/actions/send-message')).httpStatus).toBe(204);
+	const state = (await admin('GET', '/state')).json;
+	expect(state.bots.map((bot: any) => bot.bot_id)).toEqual([DEMO_BOT_ID]);
+	expect(state.users.map((user: any) => user.first_name)).toEqual(['Sara', 'Reza', 'Ali']);
+	expect(state.chats).toHaveLength(6);
+});
+
+test('a user message sent through the admin API reaches getUpdates', async () => {
+	const sent = await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'from the browser' });
+	expect(sent.httpStatus).toBe(200);
+	expect(sent.json).toMatchObject({ chat_id: sara.chat_id, text: 'from the browser', sender_type: 'User' });
+	const { updates } = await ok(sandbox, 'getUpdates', {});
+	expect(updates[0].new_message.message_id).toBe(sent.json.message_id);
+});
+
+test('the bot\'s messages, keypads and members can be read back', async () => {
+	await ok(sandbox, 'sendMessage', {
+		chat_id: sara.chat_id,
+		text: 'menu',
+		chat_keypad_type: 'New',
+		chat_keypad: { rows: [{ buttons: [{ id: 'm', type: 'Simple', button_text: 'Menu' }] }] },
+	});
+	const messages = (await admin('GET', `/chats/${sara.chat_id}/messages`)).json;
+	expect(messages).toEqual([expect.objectContaining({ text: 'menu', sender_type: 'Bot' })]);
+	const chat = (await admin('GET', `/chats/${sara.chat_id}`)).json;
+	expect(chat.chat_keypad.rows[0].buttons[0].id).toBe('m');
+	const tap = await admin('POST', '/actions/tap-chat-keypad-button', { userId: sara.user_id, buttonId: 'm' });
+	expect(tap.json).toMatchObject({ text: 'Menu', aux_data: { button_id: 'm' } });
+});
+
+test('edit, delete, inline taps, start, stop and join', async () => {
+	const sent = (await admin('POST', '/actions/send-message', { userId: ali.user_id, chatId: DEMO_GROUP_ID, text: 'tpyo' })).json;
+	expect((await admin('POST', '/actions/edit-message', { userId: ali.user_id, chatId: DEMO_GROUP_ID, messageId: sent.message_id, text: 'typo' })).json.is_edited).toBe(true);
+	expect((await admin('POST', '/actions/delete-message', { userId: ali.user_id, chatId: DEMO_GROUP_ID, messageId: sent.message_id })).json).toEqual({});
+	const receiver: Receiver = await startReceiver();
+	try {
+		await ok(sandbox, 'updateBotEndpoints', { url: receiver.url, type: 'ReceiveInlineMessage' });
+		const { message_id } = await ok(sandbox, 'sendMessage', {
+			chat_id: sara.chat_id,
+			text: 'vote',
+			inline_keypad: { rows: [{ buttons: [{ id: 'up', type: 'Simple', button_text: '👍' }] }] },
+		});
+		const tap = await admin('POST', '/actions/tap-inline-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message_id, buttonId: 'up' });
+		expect(tap.json).toMatchObject({ text: '👍', message_id });
+		const deliveries = (await admin('POST', '/deliveries/settle')).json;
+		expect(deliveries).toEqual([expect.objectContaining({ kind: 'inline_message', delivered: true })]);
+		expect(receiver.hits[0].body.inline_message.aux_data.button_id).toBe('up');
+	} finally {
+		await receiver.close();
+	}
+	expect((await admin('POST', '/actions/stop-bot', { userId: sara.user_id })).json.bot_stopped).toBe(true);
+	expect((await admin('POST', '/actions/start-bot', { userId: sara.user_id, startId: 'x' })).json.bot_stopped).toBe(false);
+	const joined = await admin('POST', '/actions/join-chat', { userId: sara.user_id, chatId: DEMO_GROUP_ID });
+	expect(joined.httpStatus).toBe(200);
+	const types = (await ok(sandbox, 'getUpdates', {})).updates.map((update: any) => update.type);
+	expect(types).toEqual(['NewMessage', 'UpdatedMessage', 'RemovedMessage', 'StoppedBot', 'StartedBot', 'NewMessage']);
+});
+
+test('misuse answers 4xx with an error, never a Rubika envelope', async () => {
+	const banned = await admin('POST', '/actions/send-message', { userId: ali.user_id, chatId: 'g0' + 'x'.repeat(30), text: 'x' });
+	expect(banned.httpStatus).toBe(404);
+	expect(banned.json).toEqual({ error: expect.any(String) });
+	expect((await admin('POST', '/actions/fly', {})).httpStatus).toBe(404);
+	expect((await admin('GET', '/nowhere')).httpStatus).toBe(404);
+	expect((await admin('DELETE', '/health')).httpStatus).toBe(405);
+	expect((await admin('PATCH', '/config', { bogus: 1 })).json.error).toMatch(/bogus/);
+	expect((await adminCall(sandbox, 'POST', '/actions/send-message', undefined)).httpStatus).toBe(400);
+});
+
+test('bots, users and chats can be created; a new bot\'s token works', async () => {
+	const bot = (await admin('POST', '/bots', { bot_title: 'Second', username: 'second_bot' })).json;
+	expect(bot.token).toMatch(/^[A-Za-z0-9]{64}$/);
+	expect((await api(sandbox, 'getMe', undefined, bot.token)).json.data.bot).toMatchObject({ bot_id: bot.bot_id, bot_title: 'Second' });
+	const user = (await admin('POST', '/users', { first_name: 'Nima', username: 'nima' })).json;
+	expect(user.user_id).toMatch(/^u0[A-Za-z0-9]{30}$/);
+	const group = (await admin('POST', '/chats', { type: 'Group', title: 'New', ownerId: user.user_id, adminIds: [bot.bot_id] })).json;
+	expect(group.chat_id).toMatch(/^g0/);
+	const updated = (await admin('PUT', `/chats/${group.chat_id}/members/${sara.user_id}`, { role: 'member' })).json;
+	expect(updated.members.map((member: any) => member.role)).toEqual(['owner', 'admin', 'member']);
+	await admin('POST', '/actions/start-bot', { userId: user.user_id, botId: bot.bot_id, sendStartMessage: false });
+	expect((await admin('GET', `/bots/${bot.bot_id}/updates`)).json.updates).toEqual([expect.objectContaining({ type: 'StartedBot' })]);
+});
+
+test('files, requests, faults, config, synthetic updates and reset', async () => {
+	const file = (await admin('POST', '/files', Buffer.from('hello file'), { 'Content-Type': 'text/plain', 'X-File-Name': encodeURIComponent('نامه.txt') })).json;
+	expect(file).toEqual({ file_id: expect.any(String), download_url: expect.stringContaining('/files/') });
+	await admin('POST', '/actions/send-message', { userId: sara.user_id, fileId: file.file_id });
+	expect(sandbox.lastMessage(sara.chat_id)?.file).toEqual({ file_id: file.file_id, file_name: 'نامه.txt', size: '10' });
+
+	await ok(sandbox, 'getMe');
+	expect((await admin('GET', '/requests?method=getMe')).json).toEqual([expect.objectContaining({ method: 'getMe', tokenValid: true })]);
+	await admin('DELETE', '/requests');
+	expect((await admin('GET', '/requests')).json).toEqual([]);
+
+	const fault = (await admin('POST', '/faults', { kind: 'status', status: 'TOO_REQUESTS', times: -1 })).json;
+	expect(fault).toMatchObject({ kind: 'status', remaining: null }); // Infinity is null in JSON
+	expect((await api(sandbox, 'getMe')).json.status).toBe('TOO_REQUESTS');
+	expect((await admin('GET', '/faults')).json).toHaveLength(1);
+	await admin('DELETE', '/faults');
+	expect((await api(sandbox, 'getMe')).json.status).toBe('OK');
+
+	expect((await admin('PATCH', '/config', { latencyMs: 5 })).json.latencyMs).toBe(5);
+	expect((await admin('GET', '/config')).json.latencyMs).toBe(5);
+	sandbox.configure({ latencyMs: 0 });
+
+	await admin('POST', `/bots/${DEMO_BOT_ID}/synthetic-updates`, { count: 250 });
+	expect(sandbox.updates()).toHaveLength(251);
+
+	expect((await admin('POST', '/reset', { seed: 'empty' })).json).toEqual({ ok: true });
+	expect(sandbox.snapshot().bots).toEqual([]);
+	await admin('POST', '/reset', {});
+	expect(sandbox.users()).toHaveLength(3);
+});
