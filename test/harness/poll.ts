@@ -36,6 +36,8 @@ export interface PollHarnessOptions {
 	staticData?: IDataObject;
 	/** Model n8n 2.41+, which also saves static data after a poll that emitted nothing. */
 	saveOnEmptyPoll?: boolean;
+	/** What `getPollBudgetMs()` answers (n8n's default is five minutes). */
+	pollBudgetMs?: number;
 	nodeType?: INodeType;
 }
 
@@ -120,6 +122,9 @@ export class PollHarness {
 			async () => {
 				if (this.options.saveOnEmptyPoll) this.saved = clone(this.workflow.staticData);
 			},
+			undefined,
+			undefined,
+			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs as number,
 		);
 		this.activation = 'init';
 		await this.executor.create(this.workflow, this.node, context as IPollFunctions, () => true)(false);
