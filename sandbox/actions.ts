@@ -6,6 +6,7 @@
  */
 import type {
 	AuxData,
+	PaymentStatusType,
 	ContactMessage,
 	InlineMessage,
 	Location,
@@ -239,6 +240,22 @@ export function userJoinChat(state: SandboxState, input: { userId: string; chatI
 	if (chat.banned.has(input.userId)) throw new ActionError(`user ${input.userId} is banned from ${chat.chat_id}`, 403);
 	if (!chat.roles.has(input.userId)) chat.roles.set(input.userId, 'member');
 	return chat;
+}
+
+/**
+ * A payment changes state (UpdatedPayment, documented in OFF-OLD and read by every library, though no
+ * method creates payments): the bot gets `updated_payment` in the user's private chat.
+ */
+export function paymentUpdate(
+	state: SandboxState,
+	input: { userId: string; botId?: string; paymentId: string; status: PaymentStatusType },
+): Update {
+	const chat = resolveChat(state, input);
+	if (typeof input.paymentId !== 'string' || !input.paymentId) throw new ActionError('paymentId is required');
+	if (input.status !== 'Paid' && input.status !== 'NotPaid') throw new ActionError('status must be Paid or NotPaid');
+	const update = makeUpdate(state, 'UpdatedPayment', chat, { updated_payment: { payment_id: input.paymentId, status: input.status } });
+	state.appendUpdate(state.requireBot(chat.botId as string), update);
+	return update;
 }
 
 export interface SyntheticUpdatesInput {

@@ -398,6 +398,11 @@ export class RubikaSandbox {
 		return chatSnapshot(this.state, actions.userJoinChat(this.state, input));
 	}
 
+	/** A payment of the user to the bot changes state: the bot gets an UpdatedPayment update. */
+	paymentUpdate(input: { userId: string; botId?: string; paymentId: string; status: 'Paid' | 'NotPaid' }): Update {
+		return structuredClone(actions.paymentUpdate(this.state, input));
+	}
+
 	/** Fast backlog for paging tests: `count` NewMessage updates, no webhook delivery unless asked. */
 	appendSyntheticUpdates(input: SyntheticUpdatesInput): void {
 		actions.appendSyntheticUpdates(this.state, input);

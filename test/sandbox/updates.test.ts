@@ -74,6 +74,14 @@ describe('updates made by people', () => {
 		expect(() => sandbox.userTapChatKeypadButton({ userId: ali.user_id, buttonId: 'missing' })).toThrow(/no chat keypad button/);
 	});
 
+	test('a payment change becomes UpdatedPayment in the private chat', async () => {
+		sandbox.paymentUpdate({ userId: ali.user_id, paymentId: 'pay-1', status: 'Paid' });
+		expect((await ok(sandbox, 'getUpdates', {})).updates).toEqual([
+			{ type: 'UpdatedPayment', chat_id: ali.chat_id, updated_payment: { payment_id: 'pay-1', status: 'Paid' }, update_time: expect.any(String) },
+		]);
+		expect(() => sandbox.paymentUpdate({ userId: ali.user_id, paymentId: 'pay-2', status: 'Maybe' as never })).toThrow(/status/);
+	});
+
 	test('inline keypad taps never appear in getUpdates', async () => {
 		const { message_id } = await ok(sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
