@@ -1,8 +1,11 @@
 import { botResource } from './bot';
+import { chatResource } from './chat';
+import { customResource } from './custom';
 import type { RubikaOperation, RubikaResource } from './types';
+import { updateResource } from './update';
 
 /** Every resource of the node, in the order of the Resource dropdown. */
-export const RESOURCES: RubikaResource[] = [botResource];
+export const RESOURCES: RubikaResource[] = [botResource, chatResource, updateResource, customResource];
 
 export function findOperation(resource: string, operation: string): RubikaOperation | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);

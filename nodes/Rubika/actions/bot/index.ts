@@ -1,9 +1,14 @@
-import type { RubikaResource } from '../types';
+import type { RubikaOperation, RubikaResource } from '../types';
 import { getMe } from './getMe.operation';
+import { setCommands } from './setCommands.operation';
+import { updateBotEndpoints } from './updateBotEndpoints.operation';
+
+const operations: RubikaOperation[] = [getMe, setCommands, updateBotEndpoints];
 
 export const botResource: RubikaResource = {
 	value: 'bot',
 	name: 'Bot',
 	description: "The bot's own profile, commands and endpoints",
-	operations: [getMe],
+	// Alphabetical in the Operation dropdown, as everywhere in the node.
+	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
 };

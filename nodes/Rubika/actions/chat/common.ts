@@ -1,0 +1,43 @@
+/** The chat and user id fields of the Chat operations, and their readers. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requireId } from '../../helpers/params';
+
+export const CHAT_ID_FIELD = 'Chat ID';
+export const USER_ID_FIELD = 'User ID';
+
+/** Chats a bot can read and set keypads in. */
+export const ANY_CHAT_DESCRIPTION = 'Private chat (b0…), group (g0…) or channel (c0…)';
+
+/** Moderation works only where the bot is an admin. */
+export const MODERATED_CHAT_DESCRIPTION = 'Group (g0…) or channel (c0…) where the bot is an admin';
+
+export function chatIdProperty(description: string, placeholder = 'g0…'): INodeProperties {
+	return {
+		displayName: 'Chat ID',
+		name: 'chatId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder,
+		description,
+	};
+}
+
+export const userIdProperty: INodeProperties = {
+	displayName: 'User ID',
+	name: 'userId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'u0…',
+	description: 'The member, e.g. the sender_id of one of their messages',
+};
+
+export function readChatId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'chatId', itemIndex, CHAT_ID_FIELD);
+}
+
+export function readUserId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'userId', itemIndex, USER_ID_FIELD);
+}

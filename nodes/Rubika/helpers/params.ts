@@ -1,0 +1,108 @@
+/**
+ * Reading plain parameters the same way in every operation. Values may come from expressions, so they
+ * can be numbers, null or padded with spaces; these helpers turn them into what Rubika expects and throw
+ * `InputError(<field as the user sees it>, …)`, which the node reports with the item index.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { InputError } from '../../shared/errors';
+import { parseJsonKeepingBigIntegers } from '../../shared/json';
+
+/** A parameter as text: numbers and booleans become their text, null and undefined become ''. */
+export function readString(context: IExecuteFunctions, name: string, itemIndex: number, field: string): string {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') {
+		// Rubika ids reach 19 digits; a number that large has already lost digits on its way here.
+		if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+			throw new InputError(
+				field,
+				`${value} is a number too large to be exact; keep the ID as text (as Rubika returns it) instead of converting it to a number`,
+			);
+		}
+		return String(value);
+	}
+	if (typeof value === 'boolean') return String(value);
+	throw new InputError(field, `must be text, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+}
+
+/** Required text; surrounding spaces removed unless `keepSpaces` (message texts keep them). */
+export function requireString(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: string,
+	options: { keepSpaces?: boolean } = {},
+): string {
+	const value = readString(context, name, itemIndex, field);
+	if (value.trim() === '') throw new InputError(field, 'is required');
+	return options.keepSpaces ? value : value.trim();
+}
+
+/** A required chat, message or user id: trimmed, and one token (Rubika ids never hold spaces). */
+export function requireId(context: IExecuteFunctions, name: string, itemIndex: number, field: string): string {
+	const value = requireString(context, name, itemIndex, field);
+	if (/\s/.test(value)) throw new InputError(field, `must be a single ID without spaces, got "${value}"`);
+	return value;
+}
+
+/** An optional id: undefined when empty. */
+export function optionalId(context: IExecuteFunctions, name: string, itemIndex: number, field: string): string | undefined {
+	const value = readString(context, name, itemIndex, field).trim();
+	if (value === '') return undefined;
+	if (/\s/.test(value)) throw new InputError(field, `must be a single ID without spaces, got "${value}"`);
+	return value;
+}
+
+/**
+ * A JSON parameter: n8n hands over the text typed into a JSON field, or the value itself when an expression
+ * returns an object or list. Text is parsed keeping big integer ids exact; `undefined` when left empty.
+ */
+export function readJson(context: IExecuteFunctions, name: string, itemIndex: number, field: string): unknown {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return undefined;
+	let problem: string;
+	try {
+		return parseJsonKeepingBigIntegers(value);
+	} catch (error) {
+		problem = (error as Error).message;
+	}
+	throw new InputError(field, `is not valid JSON: ${problem}`);
+}
+
+/** A JSON object parameter (`{}` when left empty); lists and plain values are refused. */
+export function readJsonObject(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: string,
+): Record<string, unknown> {
+	const value = readJson(context, name, itemIndex, field);
+	if (value === undefined) return {};
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		const kind = Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value;
+		throw new InputError(field, `must be a JSON object such as {"chat_id": "b0…"}, got ${kind}`);
+	}
+	return value as Record<string, unknown>;
+}
+
+/** A whole number within bounds; expressions may deliver it as text. */
+export function readInteger(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: string,
+	bounds: { min?: number; max?: number; fallback: number },
+): number {
+	const raw = context.getNodeParameter(name, itemIndex, bounds.fallback) as unknown;
+	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
+	if (typeof value !== 'number' || !Number.isInteger(value)) {
+		throw new InputError(field, `must be a whole number, got ${JSON.stringify(raw)}`);
+	}
+	if (bounds.min !== undefined && value < bounds.min) throw new InputError(field, `must be at least ${bounds.min}, got ${value}`);
+	if (bounds.max !== undefined && value > bounds.max) throw new InputError(field, `must be at most ${bounds.max}, got ${value}`);
+	return value;
+}
