@@ -12,6 +12,7 @@
 //   RUBIKA_BOT_TOKEN, RUBIKA_BASE_URL      real API instead of the sandbox
 //   RUBIKA_N8N_OWNER_EMAIL / RUBIKA_N8N_OWNER_PASSWORD   the login to create (first run)
 //   N8N_LISTEN_ADDRESS (127.0.0.1)         use 0.0.0.0 to reach the editor from another machine
+//   RUBIKA_EXAMPLES_DIR (examples/)        workflows to import (each file one workflow JSON)
 //
 // Ctrl-C stops n8n and the sandbox. The n8n install and the user folder are reused, so a second
 // start takes seconds plus n8n's own boot (about 10 s).
@@ -114,7 +115,7 @@ async function installPackage(ctx, stateFile) {
 
 /** Copies examples/*.json into a temp dir, gives each an id and points Rubika nodes at our credential. */
 function prepareExamples() {
-	const dir = path.join(REPO, 'examples');
+	const dir = process.env.RUBIKA_EXAMPLES_DIR ? path.resolve(process.env.RUBIKA_EXAMPLES_DIR) : path.join(REPO, 'examples');
 	if (!fs.existsSync(dir)) return undefined;
 	const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 	if (!files.length) return undefined;
@@ -258,6 +259,14 @@ async function main() {
 			types = undefined;
 		}
 	}
+	let credTest;
+	if (s && types?.credentials.includes('rubikaApi') && api.kind !== 'none') {
+		try {
+			credTest = await n8n.testCredential(ctx, s, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'rubikaApi', data: credData });
+		} catch (e) {
+			credTest = { status: 'Error', message: e.message };
+		}
+	}
 	const problems = n8n.packageLoadProblems(server.log());
 
 	const editorHost = listenAddress === '127.0.0.1' ? '127.0.0.1' : 'localhost';
@@ -271,6 +280,7 @@ async function main() {
 		` Password:  ${owner.password}`,
 		` Credential "${CREDENTIAL_NAME}" -> ${api.baseUrl}${api.kind === 'real' ? ' (REAL Rubika API)' : ''}`,
 	];
+	if (credTest) lines.push(`   credential test (getMe): ${credTest.status}${credTest.message ? ` — ${credTest.message}` : ''}`);
 	if (api.kind === 'sandbox') {
 		lines.push(` Sandbox:   ${api.baseUrl}   (admin API: ${api.baseUrl}/_sandbox/)`);
 		if (api.sandbox.demo.token) lines.push(`   demo bot token: ${api.sandbox.demo.token}`);

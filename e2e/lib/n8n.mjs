@@ -99,7 +99,6 @@ export function n8nEnv(ctx, extra = {}) {
 		N8N_LISTEN_ADDRESS: ctx.listenAddress,
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: ctx.baseUrl,
-		WEBHOOK_URL: `${ctx.baseUrl}/`,
 		N8N_RUNNERS_BROKER_PORT: String(ctx.brokerPort),
 		// No outbound calls.
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -259,13 +258,23 @@ export function extractJson(text) {
  * On failure n8n exits 1 and logs the run at info level; it is parsed from there when present.
  */
 export async function executeWorkflow(ctx, id, { timeoutMs = 180_000, env } = {}) {
-	const r = await runN8nCli(ctx, ['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, env: { N8N_LOG_LEVEL: 'info', ...env } });
+	const cli = () => runN8nCli(ctx, ['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, env: { N8N_LOG_LEVEL: 'info', ...env } });
+	let r = await cli();
+	let retried = false;
+	// Seen once under heavy load: the CLI ended by a signal before printing anything. That is the
+	// harness, not the workflow: run it once more.
+	if (r.code === null && !extractJson(r.stdout)) {
+		retried = { signal: r.signal, stdout: r.stdout.slice(-2000), stderr: r.stderr.slice(-2000) };
+		r = await cli();
+	}
 	const run = extractJson(r.stdout) ?? extractJson(r.stderr);
 	const runData = run?.data?.resultData?.runData ?? {};
 	const error = run?.data?.resultData?.error;
 	return {
 		ok: r.code === 0 && !!run && !error,
 		code: r.code,
+		signal: r.signal,
+		retried,
 		run,
 		error,
 		lastNodeExecuted: run?.data?.resultData?.lastNodeExecuted,
@@ -351,8 +360,10 @@ export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env,
 	while (Date.now() < deadline) {
 		if (exited) throw new Error(`n8n exited during startup (${JSON.stringify(exited)}):\n${log.slice(-6000)}`);
 		try {
+			// Readiness comes when the database is up; older n8n (2.8) registers /rest a little later.
 			const res = await fetch(`${ctx.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			if (res.ok) {
+			const rest = res.ok && (await fetch(`${ctx.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) }));
+			if (rest?.ok) {
 				server.readyMs = Date.now() - t;
 				return server;
 			}
@@ -460,6 +471,28 @@ export async function createApiKey(ctx, s, { label = `e2e ${new Date().toISOStri
 	return key.rawApiKey ?? key.apiKey;
 }
 
+/**
+ * Waits until a production webhook is registered. With n8n 2.41's publication service, published
+ * workflows are activated just AFTER readiness, so a call right after startN8n() can get a 404.
+ * Uses a CORS preflight (OPTIONS), which answers 204 only for a registered path + method and runs nothing.
+ */
+export async function waitForWebhook(ctx, webhookPath, { method = 'POST', prefix = 'webhook', timeoutMs = 60_000 } = {}) {
+	const url = `${ctx.baseUrl}/${prefix}/${webhookPath.replace(/^\/+/, '')}`;
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < deadline) {
+		const res = await fetch(url, {
+			method: 'OPTIONS',
+			headers: { origin: ctx.baseUrl, 'access-control-request-method': method },
+		});
+		last = res.status;
+		await res.arrayBuffer();
+		if (res.status === 204) return;
+		await sleep(250);
+	}
+	throw new Error(`Webhook ${method} ${url} not registered after ${timeoutMs} ms (last status ${last})`);
+}
+
 /** GET on the public REST API (`/api/v1/...`). */
 export async function publicApi(ctx, apiKey, urlPath, { method = 'GET', body } = {}) {
 	const res = await fetch(`${ctx.baseUrl}/api/v1${urlPath}`, {
@@ -498,6 +531,14 @@ export async function waitForExecutions(ctx, apiKey, workflowId, { count = 1, ti
 		await sleep(500);
 	}
 	throw new Error(`Only ${last.length} execution(s) of ${workflowId} after ${timeoutMs} ms`);
+}
+
+/**
+ * Runs n8n's credential test (the editor's "Test" button) for { id, name, type, data }.
+ * Resolves { status: 'OK' | 'Error', message }.
+ */
+export async function testCredential(ctx, s, credential) {
+	return await s.post('/rest/credentials/test', { credentials: credential });
 }
 
 /** Node and credential types n8n knows (needs a logged-in session). */

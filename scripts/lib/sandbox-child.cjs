@@ -4,6 +4,9 @@
 //
 //   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1]
 //
+// It calls `startSandbox({ port, host })` from sandbox/index.ts (or server.ts / sandbox.ts) and
+// expects an object back, ideally with `url` and a `close()`/`stop()`.
+//
 // When the server listens it prints ONE line to stdout:
 //   RUBIKA_SANDBOX_READY {"url": "...", "info": {...whatever startSandbox() returned, minus functions...}}
 // Everything else the sandbox prints goes to stderr. SIGTERM/SIGINT close it.
@@ -48,10 +51,11 @@ async function main() {
 		transpileOnly: true,
 		project: path.join(repo, 'tsconfig.json'),
 	});
-	const candidates = ['sandbox/index.ts', 'sandbox/server.ts', 'sandbox/sandbox.ts'];
+	// RUBIKA_SANDBOX_MODULE: another module exporting startSandbox() (tests of this launcher, forks).
+	const candidates = [process.env.RUBIKA_SANDBOX_MODULE, 'sandbox/index.ts', 'sandbox/server.ts', 'sandbox/sandbox.ts'].filter(Boolean);
 	let startSandbox;
 	for (const rel of candidates) {
-		const file = path.join(repo, rel);
+		const file = path.resolve(repo, rel);
 		if (!fs.existsSync(file)) continue;
 		const mod = require(file);
 		startSandbox = mod.startSandbox || (mod.default && mod.default.startSandbox);
