@@ -7,6 +7,7 @@ import {
 	withoutSecret,
 } from '../../nodes/RubikaWebhookTrigger/secret';
 import { isRepeatedTap } from '../../nodes/RubikaWebhookTrigger/taps';
+import type { IDataObject } from 'n8n-workflow';
 
 describe('secret', () => {
 	const token = 'A'.repeat(64);
@@ -57,14 +58,14 @@ describe('repeated taps', () => {
 	});
 
 	test('a window of 0 counts every tap and clears what was kept', () => {
-		const store: Record<string, unknown> = {};
+		const store: IDataObject = {};
 		isRepeatedTap(store, 'tap', 5000, 1000);
 		expect(isRepeatedTap(store, 'tap', 0, 1001)).toBe(false);
 		expect(store.recentTaps).toBeUndefined();
 	});
 
 	test('keeps only taps inside the window, and at most a bounded number', () => {
-		const store: Record<string, unknown> = {};
+		const store: IDataObject = {};
 		for (let index = 0; index < 800; index++) isRepeatedTap(store, `tap ${index}`, 60_000, 1000 + index);
 		expect(Object.keys(store.recentTaps as object)).toHaveLength(500);
 		isRepeatedTap(store, 'late', 60_000, 1000 + 800 + 60_000);
