@@ -267,7 +267,6 @@ async function sendWithRetries<T>(
 	const defaults = callDefaults.get(context);
 	const policy = { ...DEFAULT_RETRY_POLICY, ...defaults?.retry, ...options.retry };
 	const timeout = options.timeoutMs ?? defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const token = await tokenOf(context);
 	let slept = 0;
 	for (let attempt = 1; ; attempt++) {
 		let failure: AttemptFailure;
@@ -294,7 +293,9 @@ async function sendWithRetries<T>(
 		}
 		const delay = backoffDelay(policy, attempt, failure.retryAfterMs);
 		if (!failure.retryable || attempt >= policy.maxAttempts || slept + delay > policy.maxTotalDelayMs) {
-			throw toNodeApiError(context, failure, token, options.itemIndex, attempt);
+			// The token is only needed to scrub an error, so it is looked up here: resolving credentials is a
+			// database read and a decryption in n8n, and n8n already does one per request for the call itself.
+			throw toNodeApiError(context, failure, await tokenOf(context), options.itemIndex, attempt);
 		}
 		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${attempt} in ${delay} ms`);
 		slept += delay;
