@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureN8n } from '../scripts/install-n8n.mjs';
 import * as n8n from './lib/n8n.mjs';
+import { startSandboxProcess } from './lib/sandbox.mjs';
 
 const args = new Set(process.argv.slice(2));
 const t0 = Date.now();
@@ -42,6 +43,7 @@ async function main() {
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-smoke-'));
 	const keep = () => args.has('--keep') || results.some((r) => !r.ok);
 	let server;
+	let sandbox;
 	try {
 		t = Date.now();
 		const { tgz, files } = await n8n.packPackage({ destDir: path.join(work, 'pack') });
@@ -50,15 +52,26 @@ async function main() {
 		check('tarball contains every file package.json lists under "n8n"', missing.length === 0, missing.length ? `missing ${missing.join(', ')}` : `${files.length} files`);
 
 		const port = await n8n.freePort();
-		const brokerPort = await n8n.freePort();
+		let brokerPort = await n8n.freePort();
+		while (brokerPort === port) brokerPort = await n8n.freePort();
 		const ctx = n8n.createContext({ paths, userFolder: path.join(work, 'user'), port, brokerPort });
 		const installed = await n8n.installPackageTarball(ctx, tgz);
 		check('package installs into <user>/.n8n/nodes', fs.existsSync(path.join(installed, 'package.json')), secs(t));
 
+		// The sandbox, when it starts, lets the credential test go all the way through n8n.
+		try {
+			sandbox = await startSandboxProcess({ port: await n8n.freePort() });
+			say(`sandbox at ${sandbox.url}`);
+		} catch (e) {
+			say(`sandbox did not start (${String(e.message).split('\n')[0]}); the credential test is skipped`);
+		}
+		const credData = sandbox?.demo.token
+			? { accessToken: sandbox.demo.token, baseUrl: sandbox.url }
+			: { accessToken: 'x'.repeat(64), baseUrl: 'http://127.0.0.1:9' };
 		t = Date.now();
 		const imp = await n8n.runN8nCli(ctx, [
 			'import:credentials',
-			`--input=${writeJson(work, 'cred.json', [{ id: 'smokeRubikaCred', name: 'Rubika smoke', type: 'rubikaApi', data: { accessToken: 'x'.repeat(64), baseUrl: 'http://127.0.0.1:9' } }])}`,
+			`--input=${writeJson(work, 'cred.json', [{ id: 'smokeRubikaCred', name: 'Rubika smoke', type: 'rubikaApi', data: credData }])}`,
 		]);
 		check('n8n import:credentials accepts a rubikaApi credential', imp.code === 0, `${secs(t)}${imp.code ? `\n${imp.stdout}${imp.stderr}` : ''}`);
 
@@ -85,6 +98,11 @@ async function main() {
 			check('imported credential is listed by the public API', creds.data.some((c) => c.id === 'smokeRubikaCred' && c.type === 'rubikaApi'));
 		}
 
+		if (sandbox?.demo.token && types.credentials.includes('rubikaApi')) {
+			const r = await n8n.testCredential(ctx, s, { id: 'smokeRubikaCred', name: 'Rubika smoke', type: 'rubikaApi', data: credData });
+			check("n8n's credential test (getMe) passes against the sandbox", r?.status === 'OK', `${r?.status}${r?.message ? `: ${r.message}` : ''}`);
+		}
+
 		const problems = n8n.packageLoadProblems(server.log());
 		check('n8n log shows no load problems for our package', problems.length === 0, problems.slice(0, 10).join('\n'));
 	} catch (e) {
@@ -95,6 +113,7 @@ async function main() {
 			await server.stop();
 			say(`n8n stopped (${secs(t)})`);
 		}
+		await sandbox?.stop();
 		if (keep()) say(`work folder kept: ${work}`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}

@@ -269,6 +269,7 @@ async function main() {
 	}
 	const problems = n8n.packageLoadProblems(server.log());
 
+	const demoUser = api.sandbox?.demo.ids.find((i) => /user_?id$/i.test(i.path))?.value;
 	const editorHost = listenAddress === '127.0.0.1' ? '127.0.0.1' : 'localhost';
 	const lines = [
 		'',
@@ -302,8 +303,10 @@ async function main() {
 		'   1. Open the editor and log in with the email and password above.',
 		'   2. New workflow -> add the "Rubika" node -> pick the credential above -> e.g. Message: Send',
 		'      to a chat id listed above; run it and look at the answer.',
-		'   3. Add a "Rubika Trigger" in another workflow, activate it, and send an update into the',
-		`      sandbox through its admin API (${api.kind === 'sandbox' ? `${api.baseUrl}/_sandbox/` : 'sandbox only'}).`,
+		'   3. Add a "Rubika Trigger" in another workflow and activate it; then let a demo user write to',
+		'      the bot through the sandbox admin API (sandbox/README.md lists its routes):',
+		`        curl -s -X POST ${api.kind === 'sandbox' ? api.baseUrl : 'http://127.0.0.1:8765'}/_sandbox/actions/send-message \\`,
+		`          -H 'content-type: application/json' -d '{"userId":"${demoUser ?? '<user id>'}","text":"hello bot"}'`,
 		...(examples ? ['   4. Open the imported example workflows (Overview page).'] : []),
 		'',
 		' Ctrl-C stops n8n and the sandbox. Data stays in:',

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-rubika';
+const WATCHDOG = path.join(path.dirname(fileURLToPath(import.meta.url)), 'parent-watchdog.cjs');
 
 export const DEFAULT_OWNER = {
 	email: 'owner@rubika.local',
@@ -34,6 +35,32 @@ export const DEFAULT_OWNER = {
 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Child processes started through this library: killed when this process exits, so a failed test
+// (an uncaught exception before stop()) does not leave an n8n running.
+const liveChildren = new Set();
+let exitHookInstalled = false;
+export function trackChild(child) {
+	liveChildren.add(child);
+	child.once('exit', () => liveChildren.delete(child));
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	process.once('exit', () => {
+		for (const c of liveChildren) c.kill('SIGKILL');
+	});
+	// Only when the program did not install its own handlers (scripts/start.mjs does).
+	for (const sig of ['SIGINT', 'SIGTERM']) {
+		if (process.listenerCount(sig) === 0) {
+			process.once(sig, () => {
+				for (const c of liveChildren) c.kill('SIGTERM');
+				setTimeout(() => process.exit(sig === 'SIGINT' ? 130 : 143), 3000).unref();
+				Promise.all([...liveChildren].map((c) => new Promise((r) => c.once('exit', r)))).then(() =>
+					process.exit(sig === 'SIGINT' ? 130 : 143),
+				);
+			});
+		}
+	}
+}
 
 // ---------------------------------------------------------------------------------------------
 // Context and environment
@@ -89,7 +116,8 @@ export function n8nEnv(ctx, extra = {}) {
 	const env = { ...process.env };
 	// An outer `npm run` leaks npm_* variables (and NODE_OPTIONS from tools) that mean nothing to n8n.
 	for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
-	delete env.NODE_OPTIONS;
+	// Only our watchdog: n8n ends itself when the process that started it is gone.
+	env.NODE_OPTIONS = `--require ${JSON.stringify(WATCHDOG)}`;
 	Object.assign(env, {
 		PATH: `${path.dirname(ctx.paths.nodeBin)}${path.delimiter}${process.env.PATH || ''}`,
 		N8N_USER_FOLDER: ctx.userFolder,
@@ -312,6 +340,7 @@ export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env,
 		env: n8nEnv(ctx, env),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	trackChild(child);
 	const out = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : undefined;
 	let log = '';
 	let partial = '';

@@ -2,7 +2,7 @@
 // where it listens and what startSandbox() returned (demo bot token, chat ids, ...).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from './n8n.mjs';
+import { REPO_ROOT, trackChild } from './n8n.mjs';
 
 const CHILD = path.join(REPO_ROOT, 'scripts', 'lib', 'sandbox-child.cjs');
 const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
@@ -18,6 +18,7 @@ export function startSandboxProcess({ port = 8765, host = '127.0.0.1', timeoutMs
 			env: { ...process.env, ...env },
 			stdio: ['pipe', 'pipe', 'pipe'],
 		});
+		trackChild(child);
 		let log = '';
 		let out = '';
 		let done = false;
