@@ -155,7 +155,14 @@ export async function uploadToRubika(
 	return (await sendWithRetries(
 		context,
 		label,
-		() => ({ method: 'POST', url: uploadUrl, body: makeBody() as unknown as IDataObject }),
+		() => ({
+			method: 'POST',
+			url: uploadUrl,
+			body: makeBody() as unknown as IDataObject,
+			// Following redirects makes n8n's HTTP client keep every chunk sent until the answer arrives (to be
+			// able to replay the body), which holds a whole second copy of a file streamed from disk.
+			disableFollowRedirect: true,
+		}),
 		{ ...options, timeoutMs: options.timeoutMs ?? 10 * 60_000 },
 		(response) => readEnvelope(label, response),
 	)) as UploadResult;
