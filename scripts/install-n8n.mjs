@@ -253,7 +253,7 @@ export async function ensureN8n(opts = {}) {
 		await run(
 			'npm',
 			['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'],
-			{ cwd: partial, env: { ...env, npm_config_build_from_source: 'true', npm_config_jobs: 'max', JOBS: 'max' }, verbose: opts.verbose },
+			{ cwd: partial, env: { ...env, npm_config_build_from_source: 'true' }, verbose: opts.verbose },
 			log,
 		);
 		const t2 = Date.now();
