@@ -10,8 +10,10 @@ export function parseJsonKeepingBigIntegers(text: string): unknown {
 }
 
 function quoteUnsafeIntegers(text: string): string {
-	// Fast path: no run of 16+ digits, nothing can be unsafe.
-	if (!/\d{16}/.test(text)) return text;
+	// Fast path: no bare run of 16+ digits, nothing can be unsafe. A bare number in JSON follows ':', ',' or
+	// '[' (or starts the text), so answers whose ids are strings, as Rubika documents them, skip the
+	// character-by-character scan below. A match inside a string only costs time, never correctness.
+	if (!/(?:^|[:,[])\s*-?\d{16}/.test(text)) return text;
 	let out = '';
 	let index = 0;
 	let copiedUpTo = 0;
