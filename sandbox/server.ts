@@ -6,7 +6,8 @@
  *   sandbox.requestsFor('sendMessage'); sandbox.userSendMessage({ userId, text: 'hi' }); await sandbox.close();
  *
  * Routes: `/v3/{token}/{method}` (API), `/upload/<slot>` and `/files/<id>/<name>` (files, no token),
- * `/_sandbox/…` (admin API, see admin.ts and README.md).
+ * `/_sandbox/…` (admin API, see admin.ts and README.md), and the chat page: `/`, `/chat`, `/web/…`,
+ * `/_sandbox/events` (see web/README.md).
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -31,6 +32,8 @@ import type { EndpointRecord, FileRecord, NewBot, NewGroupOrChannel, NewUser, Us
 import { SandboxState } from './state';
 import type { DeliveryRecord } from './webhooks';
 import { WebhookDispatcher } from './webhooks';
+import { SandboxEvents } from './web/events';
+import { handleWeb, isWebPath } from './web/serve';
 
 export interface SandboxOptions extends SandboxConfigPatch {
 	/** Default 0: any free port. */
@@ -76,6 +79,7 @@ export class RubikaSandbox {
 	readonly #clock: () => number;
 	readonly #publicBaseUrl: string | undefined;
 	readonly #options: SandboxOptions;
+	readonly #events = new SandboxEvents(this);
 
 	constructor(options: SandboxOptions = {}) {
 		this.#options = options;
@@ -92,10 +96,13 @@ export class RubikaSandbox {
 		);
 		this.resetState(this.#seed);
 		this.#server = http.createServer((req, res) => {
-			this.route(req, res).catch((error: unknown) => {
-				console.error('[rubika-sandbox] request failed', error);
-				send(res, 500, JSON.stringify({ status: 'SANDBOX_INTERNAL_ERROR', dev_message: String(error) }));
-			});
+			this.route(req, res)
+				.catch((error: unknown) => {
+					console.error('[rubika-sandbox] request failed', error);
+					send(res, 500, JSON.stringify({ status: 'SANDBOX_INTERNAL_ERROR', dev_message: String(error) }));
+				})
+				// Any request may have changed the world: tell open chat pages (a no-op when none is open).
+				.finally(() => this.#events.poke());
 		});
 		this.#server.on('connection', (socket) => {
 			this.#sockets.add(socket);
@@ -119,6 +126,7 @@ export class RubikaSandbox {
 	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries. */
 	async close(): Promise<void> {
 		this.webhooks.close();
+		this.#events.close();
 		const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
 		for (const socket of this.#sockets) socket.destroy();
 		this.#server.closeAllConnections();
@@ -162,6 +170,8 @@ export class RubikaSandbox {
 			await handleUpload(this, req, res, safeDecode(match[1]));
 		} else if ((match = /^\/files\/([^/]+)(?:\/[^/]*)?$/.exec(path))) {
 			await handleDownload(this, req, res, safeDecode(match[1]));
+		} else if (isWebPath(path)) {
+			await handleWeb(this.#events, req, res, path);
 		} else if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
 			await handleAdmin(this, req, res, url);
 		} else {

@@ -2,7 +2,8 @@
 // Makes sure Debian's Chromium is installed for the browser tests (playwright-core drives it; no browser is
 // ever downloaded from npm). Idempotent: does nothing when the browser is there; otherwise, as root with
 // apt-get, installs the `chromium` package (about a minute on a fresh machine), updating the package lists
-// only when the first attempt cannot find the package.
+// only when the first attempt cannot find the package. With it comes `fonts-noto-color-emoji` (10 MB), so
+// emoji in bot messages and keypads show in screenshots instead of empty boxes; that part is best effort.
 //
 //   node scripts/ensure-browser.mjs          → prints the browser's path, exit 0
 //                                            → exit 2 with the reason on stderr when it is missing and
@@ -12,6 +13,33 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const browser = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const EMOJI_FONT = '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf';
+const canInstall = process.platform === 'linux' && existsSync('/usr/bin/apt-get') && typeof process.getuid === 'function' && process.getuid() === 0;
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+const apt = (args, stderr = 'inherit') => execFileSync('apt-get', args, { env, stdio: ['ignore', 'ignore', stderr] });
+
+/**
+ * apt-get install, refreshing the package lists once if the first try fails (fresh machines have none,
+ * so the first try's "Unable to locate package" is expected and kept quiet; the retry reports for real).
+ */
+function aptInstall(...packages) {
+	try {
+		apt(['install', '-y', '-q', ...packages], 'ignore');
+	} catch {
+		console.error('[ensure-browser] refreshing package lists (apt-get update)…');
+		apt(['update', '-q']);
+		apt(['install', '-y', '-q', ...packages]);
+	}
+}
+
+function ensureEmojiFont() {
+	if (existsSync(EMOJI_FONT) || !canInstall) return;
+	try {
+		aptInstall('fonts-noto-color-emoji');
+	} catch (error) {
+		console.error(`[ensure-browser] no emoji font (screenshots will show boxes for emoji): ${error.message}`);
+	}
+}
 
 function works(path) {
 	if (!existsSync(path)) return false;
@@ -25,6 +53,7 @@ function fail(reason) {
 }
 
 if (works(browser)) {
+	ensureEmojiFont();
 	console.log(browser);
 	process.exit(0);
 }
@@ -35,20 +64,13 @@ if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
 }
 
 const started = Date.now();
-const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-const apt = (...args) => execFileSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
 console.error('[ensure-browser] installing Debian package chromium…');
 try {
-	try {
-		apt('install', '-y', '-q', 'chromium');
-	} catch {
-		// Fresh machines often have empty package lists: refresh them once, then try again.
-		apt('update', '-q');
-		apt('install', '-y', '-q', 'chromium');
-	}
+	aptInstall('chromium');
 } catch (error) {
 	fail(`apt-get could not install chromium: ${error.message}`);
 }
 if (!works(browser)) fail(`apt-get finished but ${browser} does not run`);
+ensureEmojiFont();
 console.error(`[ensure-browser] chromium installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(browser);
