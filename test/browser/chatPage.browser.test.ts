@@ -18,7 +18,7 @@ import { findChromium, openBrowser, saveScreenshot } from './browser';
 
 const { sara, reza, ali } = DEMO_USERS;
 const chromium = findChromium();
-const mustRun = Boolean(process.env.REQUIRE_BROWSER === '1' || process.env.CHROMIUM_PATH);
+const mustRun = Boolean(process.env.REQUIRE_BROWSER === '1' || process.env.CI === 'true' || process.env.CHROMIUM_PATH);
 if (!chromium.path && !mustRun) console.warn(`[chat page browser test] SKIPPED: ${chromium.reason}`);
 else if (chromium.path) console.log(`[chat page browser test] using ${chromium.path} (found or installed in ${chromium.ms} ms)`);
 const describeInBrowser = chromium.path || mustRun ? describe : describe.skip;
