@@ -1,0 +1,108 @@
+/**
+ * B1: what the node adds per item. 1,000 Send Text items through n8n-core's real engine (the test harness),
+ * against raw node:http loops sending the same bodies to the same sandbox, sequentially:
+ * - raw, keep-alive: one connection for the whole loop (the floor);
+ * - raw, new connection per request: what n8n's HTTP client does (it builds a new agent per request), so
+ *   "node - raw without keep-alive" is the cost of the engine and the node, not of connecting.
+ * Variants run interleaved, after warm-up rounds, and the median of the repeats is reported.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { DEMO_USERS } from '../../sandbox';
+import { runNode } from '../../test/harness/n8n';
+import { countersSince, installCounters, snapshotCounters } from '../lib/instrument';
+import { caseMain } from '../lib/proc';
+import { envelopeData, freshConnectionAgent, keepAliveAgent, postJson } from '../lib/rawHttp';
+import { SandboxProcess } from '../lib/sandboxProcess';
+import { elapsedMs, median } from '../lib/stats';
+
+interface Input {
+	items: number;
+	warmups: number;
+	repeats: number;
+}
+
+type Variant = 'rawKeepAlive' | 'rawNewConnection' | 'nodeFixed' | 'nodeExpressions';
+
+export interface B1Run {
+	ms: number;
+	cpuMs: number;
+	connections: number;
+	credentialResolutions: number;
+}
+
+export interface B1Result {
+	items: number;
+	repeats: number;
+	variants: Record<Variant, { runs: B1Run[]; medianMs: number; medianCpuMs: number; connections: number; credentialResolutions: number }>;
+}
+
+const CHAT = DEMO_USERS.sara.chat_id;
+const text = (index: number) => `Broadcast message number ${index + 1}`;
+
+caseMain<Input, B1Result>(async (input) => {
+	installCounters();
+	const sandbox = await SandboxProcess.start();
+	try {
+		const url = `${sandbox.baseUrl}/v3/${sandbox.token}/sendMessage`;
+		const bodies = Array.from({ length: input.items }, (_, index) => ({ chat_id: CHAT, text: text(index) }));
+
+		const raw = async (keepAlive: boolean) => {
+			const agent = keepAlive ? keepAliveAgent() : freshConnectionAgent();
+			for (const body of bodies) envelopeData('sendMessage', await postJson(url, body, agent));
+			agent.destroy();
+		};
+		const node = async (parameters: INodeParameters) => {
+			const result = await runNode({
+				parameters: { resource: 'message', operation: 'sendMessage', ...parameters },
+				credentials: sandbox.credentials,
+				items: bodies.map((body) => ({ json: body })),
+			});
+			if (result.error) throw result.error;
+			if (result.items.length !== input.items) throw new Error(`node returned ${result.items.length} items`);
+		};
+		const variants: Record<Variant, () => Promise<void>> = {
+			rawKeepAlive: () => raw(true),
+			rawNewConnection: () => raw(false),
+			// The same text on every item: parameters as typed in the editor, no expression to evaluate.
+			nodeFixed: () => node({ chatId: CHAT, text: text(0) }),
+			// What a broadcast really looks like: chat and text from each item, through n8n's expressions.
+			nodeExpressions: () => node({ chatId: '={{ $json.chat_id }}', text: '={{ $json.text }}' }),
+		};
+
+		const runs = Object.fromEntries(Object.keys(variants).map((name) => [name, [] as B1Run[]])) as Record<Variant, B1Run[]>;
+		for (let round = 0; round < input.warmups + input.repeats; round++) {
+			for (const [name, run] of Object.entries(variants) as Array<[Variant, () => Promise<void>]>) {
+				// Every run starts from the same world, so the sandbox's work per request is the same.
+				await sandbox.call('reset');
+				const before = snapshotCounters();
+				const cpu = process.cpuUsage();
+				const start = process.hrtime.bigint();
+				await run();
+				const ms = elapsedMs(start);
+				const used = process.cpuUsage(cpu);
+				const counted = countersSince(before);
+				const stats = await sandbox.call<Record<string, { total: number; byStatus: Record<string, number> }>>('requestStats');
+				if (stats.sendMessage?.byStatus.OK !== input.items) {
+					throw new Error(`${name}: the sandbox answered ${JSON.stringify(stats.sendMessage)} instead of ${input.items} OK`);
+				}
+				if (round >= input.warmups) {
+					runs[name].push({ ms, cpuMs: (used.user + used.system) / 1000, ...counted });
+				}
+			}
+		}
+		const result = {} as B1Result['variants'];
+		for (const [name, list] of Object.entries(runs) as Array<[Variant, B1Run[]]>) {
+			result[name] = {
+				runs: list,
+				medianMs: median(list.map((run) => run.ms)),
+				medianCpuMs: median(list.map((run) => run.cpuMs)),
+				connections: list[0].connections,
+				credentialResolutions: list[0].credentialResolutions,
+			};
+		}
+		return { items: input.items, repeats: input.repeats, variants: result };
+	} finally {
+		await sandbox.close();
+	}
+});

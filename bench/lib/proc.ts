@@ -1,0 +1,61 @@
+/** Child processes for benchmark cases: each case gets a fresh Node, so JIT state and memory peaks never mix. */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+
+export const REPO = join(__dirname, '..', '..');
+
+/** Node flags that let a child run TypeScript straight from the sources (no type check: it is not a build). */
+export function tsNodeExecArgv(extra: string[] = []): string[] {
+	return ['-r', require.resolve('ts-node/register/transpile-only', { paths: [REPO] }), ...extra];
+}
+
+/**
+ * Environment for such a child. `Rubika.node` must resolve to the .ts source, not to the codex file
+ * `Rubika.node.json` beside it, which plain Node resolution would pick first.
+ */
+export function tsNodeEnv(): NodeJS.ProcessEnv {
+	return { ...process.env, TS_NODE_PROJECT: join(REPO, 'tsconfig.json'), TS_NODE_PREFER_TS_EXTS: 'true' };
+}
+
+/**
+ * Runs `bench/cases/<name>.ts` in a fresh process with `--expose-gc`; the case sends one result over IPC.
+ * A case that does not answer within `timeoutMs` is killed, so a hung run cannot keep `npm run bench` alive.
+ */
+export function runCase<T>(name: string, input: unknown, timeoutMs: number): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const child = fork(join(REPO, 'bench', 'cases', `${name}.ts`), [JSON.stringify(input ?? {})], {
+			execArgv: tsNodeExecArgv(['--expose-gc']),
+			// Their output goes to stderr: stdout carries only the report.
+			stdio: ['ignore', 2, 2, 'ipc'],
+			env: tsNodeEnv(),
+		});
+		let result: { ok: boolean; value?: T; error?: string } | undefined;
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`case ${name} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
+		}, timeoutMs);
+		child.on('message', (message) => {
+			result = message as typeof result;
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			if (result?.ok) resolve(result.value as T);
+			else reject(new Error(`case ${name} failed (exit ${code}): ${result?.error ?? 'no result'}`));
+		});
+	});
+}
+
+/** The other end of runCase: runs the case body and reports its value or error, then exits. */
+export function caseMain<I, T>(body: (input: I) => Promise<T>): void {
+	const input = JSON.parse(process.argv[2] ?? '{}') as I;
+	body(input).then(
+		(value) => {
+			process.send?.({ ok: true, value }, undefined, {}, () => process.exit(0));
+		},
+		(error: unknown) => {
+			const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+			console.error(text);
+			process.send?.({ ok: false, error: text }, undefined, {}, () => process.exit(1));
+		},
+	);
+}

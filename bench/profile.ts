@@ -1,0 +1,91 @@
+/**
+ * Where the time goes: runs a workload a few times under the V8 CPU profiler and prints the heaviest packages
+ * and functions by self time. Not part of `npm run bench`; a tool for hunting overhead:
+ *
+ *   TS_NODE_PREFER_TS_EXTS=true node -r ts-node/register/transpile-only bench/profile.ts send|send-expressions|drain
+ *
+ * send: 1,000 Send Text items (fixed parameters); send-expressions: the same from item expressions;
+ * drain: a 10,000-update backlog through the polling trigger.
+ */
+import { Session } from 'node:inspector/promises';
+
+import { DEMO_USERS } from '../sandbox';
+import { runNode } from '../test/harness/n8n';
+import { PollHarness } from '../test/harness/poll';
+import { SandboxProcess } from './lib/sandboxProcess';
+
+interface ProfileNode {
+	id: number;
+	callFrame: { functionName: string; url: string; lineNumber: number };
+	hitCount?: number;
+}
+
+async function main(): Promise<void> {
+	const target = process.argv[2] ?? 'send';
+	const sandbox = await SandboxProcess.start();
+	const chat = DEMO_USERS.sara.chat_id;
+	const items = Array.from({ length: 1000 }, (_, index) => ({ json: { chat_id: chat, text: `Broadcast message number ${index + 1}` } }));
+	const parameters =
+		target === 'send-expressions'
+			? { chatId: '={{ $json.chat_id }}', text: '={{ $json.text }}' }
+			: { chatId: chat, text: 'Broadcast message number 1' };
+	const send = async () => {
+		await sandbox.call('reset');
+		const result = await runNode({
+			parameters: { resource: 'message', operation: 'sendMessage', ...parameters },
+			credentials: sandbox.credentials,
+			items,
+		});
+		if (result.error) throw result.error;
+	};
+	const drain = async () => {
+		await sandbox.call('reset');
+		await sandbox.call('appendSyntheticUpdates', { count: 10_000 });
+		const harness = new PollHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
+		for (let tick = 0; tick < 100; tick++) {
+			const { items: emitted, error } = await harness.tick();
+			if (error) throw error;
+			if (emitted.length === 0) break;
+			harness.emitted.length = 0;
+		}
+	};
+	const run = target === 'drain' ? drain : send;
+	await run();
+	await run();
+	const session = new Session();
+	session.connect();
+	await session.post('Profiler.enable');
+	await session.post('Profiler.setSamplingInterval', { interval: 200 });
+	await session.post('Profiler.start');
+	for (let round = 0; round < 3; round++) await run();
+	const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
+	session.disconnect();
+	await sandbox.close();
+
+	const total = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
+	const byFunction = new Map<string, number>();
+	const byPackage = new Map<string, number>();
+	for (const node of profile.nodes) {
+		const hits = node.hitCount ?? 0;
+		if (!hits) continue;
+		const url = node.callFrame.url.replace(/^file:\/\//, '');
+		const where = url.replace(/.*node_modules\//, '').replace(process.cwd() + '/', '');
+		const key = `${node.callFrame.functionName || '(anonymous)'}  ${where}:${node.callFrame.lineNumber + 1}`;
+		byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
+		const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.startsWith('node:') || url === '' ? `(${node.callFrame.functionName || 'native'})` : where.split('/').slice(0, 2).join('/'));
+		byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
+	}
+	const show = (title: string, map: Map<string, number>, count: number) => {
+		console.log(`\n${title}`);
+		for (const [key, hits] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+			console.log(`${((100 * hits) / total).toFixed(1).padStart(5)}%  ${key}`);
+		}
+	};
+	show('self time by package', byPackage, 25);
+	show('self time by function', byFunction, 40);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});

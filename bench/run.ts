@@ -1,0 +1,446 @@
+/**
+ * `npm run bench`: runs B1–B5, prints the tables and writes BENCHMARKS.md (and the raw figures to
+ * bench/results/latest.json). Every figure is measured in the same run as its baseline.
+ *
+ *   npm run bench                 everything (a few minutes on 2 cores)
+ *   npm run bench -- --quick      smaller workloads, for checking that the benchmarks work
+ *   npm run bench -- --only b1,b3 some of them (BENCHMARKS.md is then not written)
+ *
+ * Each case runs in a fresh Node process and starts its own sandbox in yet another process (bench/lib).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+
+import type { B1Result } from './cases/b1-overhead';
+import type { B2Result } from './cases/b2-broadcast';
+import type { B3Result, UploadMode } from './cases/b3-upload';
+import type { B4Result } from './cases/b4-drain';
+import type { B5Result } from './footprint';
+import { measureFootprint } from './footprint';
+import { REPO, runCase } from './lib/proc';
+import { count, kib, mib, ms, ratio, seconds, table } from './lib/report';
+import { MiB, median } from './lib/stats';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').toLowerCase().split(',')) : undefined;
+const wanted = (name: string) => !only || only.has(name);
+
+const SETTINGS = quick
+	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3 }
+	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7 };
+
+/** The sandbox's rate limit and latency for B2, and what the paced scenario asks of the node. */
+const B2 = { latencyMs: 20, perSecond: 30, paced: { concurrency: 5, maxPerSecond: 28 }, unpaced: { concurrency: 5 } };
+
+interface Results {
+	b1?: B1Result;
+	b2?: B2Result;
+	b3?: B3Summary;
+	b4?: B4Result;
+	b5?: B5Result;
+}
+
+interface B3Summary {
+	sizeBytes: number;
+	repeats: number;
+	natural: Record<UploadMode, B3Result[]>;
+	live: Record<UploadMode, B3Result>;
+}
+
+const UPLOAD_MODES: UploadMode[] = ['node-default', 'raw-buffer', 'node-filesystem', 'raw-stream'];
+
+function log(message: string): void {
+	process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const loadBefore = os.loadavg();
+	const results: Results = {};
+
+	if (wanted('b1')) {
+		log(`B1: ${SETTINGS.b1.items} Send Text items, node vs raw HTTP (${SETTINGS.b1.warmups} warm-up + ${SETTINGS.b1.repeats} rounds)…`);
+		results.b1 = await runCase<B1Result>('b1-overhead', SETTINGS.b1, 600_000);
+	}
+	if (wanted('b2')) {
+		const n = SETTINGS.b2Recipients;
+		log(`B2: broadcast to ${n} recipients, ${B2.latencyMs} ms latency, ${B2.perSecond}/s rate limit (about ${Math.round((3 * n) / B2.perSecond)} s)…`);
+		results.b2 = await runCase<B2Result>(
+			'b2-broadcast',
+			{
+				latencyMs: B2.latencyMs,
+				perSecond: B2.perSecond,
+				scenarios: [
+					{ name: 'Sequential (defaults)', recipients: n, requestOptions: {} },
+					{ name: 'Paced and parallel', recipients: n, requestOptions: B2.paced },
+					{ name: 'Parallel, not paced', recipients: n, requestOptions: B2.unpaced },
+				],
+			},
+			600_000,
+		);
+	}
+	if (wanted('b3')) {
+		const summary: B3Summary = { sizeBytes: SETTINGS.b3Bytes, repeats: SETTINGS.b3Repeats, natural: {} as B3Summary['natural'], live: {} as B3Summary['live'] };
+		log(`B3: ${mib(SETTINGS.b3Bytes, 0)} upload, ${UPLOAD_MODES.length} cases × (${SETTINGS.b3Repeats} timed + 1 live-memory run), one process each…`);
+		for (const mode of UPLOAD_MODES) summary.natural[mode] = [];
+		for (let round = 0; round < SETTINGS.b3Repeats; round++) {
+			for (const mode of UPLOAD_MODES) {
+				summary.natural[mode].push(await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'natural' }, 300_000));
+			}
+		}
+		for (const mode of UPLOAD_MODES) {
+			summary.live[mode] = await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'live' }, 300_000);
+		}
+		results.b3 = summary;
+	}
+	if (wanted('b4')) {
+		log(`B4: drain ${count(SETTINGS.b4Updates)} pending updates through the polling trigger vs a raw getUpdates loop…`);
+		results.b4 = await runCase<B4Result>('b4-drain', { updates: SETTINGS.b4Updates, pageSize: 100, warmups: 1, repeats: 3 }, 600_000);
+	}
+	if (wanted('b5')) {
+		log('B5: build, dist and tarball size, require time…');
+		results.b5 = measureFootprint(SETTINGS.b5Rounds);
+	}
+
+	const machine = describeMachine(started, loadBefore);
+	const markdown = render(results, machine);
+	process.stdout.write(`${markdown}\n`);
+	mkdirSync(join(REPO, 'bench', 'results'), { recursive: true });
+	writeFileSync(join(REPO, 'bench', 'results', 'latest.json'), JSON.stringify({ machine, quick, results }, null, '\t'));
+	if (!only && !quick) {
+		writeFileSync(join(REPO, 'BENCHMARKS.md'), markdown);
+		log('wrote BENCHMARKS.md');
+	} else {
+		log('partial or quick run: BENCHMARKS.md left as it was (figures in bench/results/latest.json)');
+	}
+}
+
+interface Machine {
+	date: string;
+	cpu: string;
+	cores: number;
+	memory: string;
+	os: string;
+	node: string;
+	packageVersion: string;
+	n8nCore: string;
+	n8nWorkflow: string;
+	commit: string;
+	loadBefore: number[];
+	loadAfter: number[];
+	durationS: number;
+}
+
+function versionOf(name: string): string {
+	try {
+		return (JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+	} catch {
+		return 'not installed';
+	}
+}
+
+function gitCommit(): string {
+	try {
+		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
+		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'nodes', 'credentials', 'sandbox', 'test/harness'], {
+			cwd: REPO,
+			encoding: 'utf8',
+		}).trim();
+		return dirty ? `${commit} (with uncommitted changes in the measured code)` : commit;
+	} catch {
+		return 'unknown';
+	}
+}
+
+function describeMachine(started: number, loadBefore: number[]): Machine {
+	const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
+	return {
+		date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+		cpu: os.cpus()[0]?.model ?? 'unknown',
+		cores: os.cpus().length,
+		memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+		os: `${os.type()} ${os.release()} (${os.arch()})`,
+		node: process.version,
+		packageVersion: `${manifest.name} ${manifest.version}`,
+		n8nCore: versionOf('n8n-core'),
+		n8nWorkflow: versionOf('n8n-workflow'),
+		commit: gitCommit(),
+		loadBefore,
+		loadAfter: os.loadavg(),
+		durationS: (Date.now() - started) / 1000,
+	};
+}
+
+function render(results: Results, machine: Machine): string {
+	const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+	const parts: string[] = [
+		'# Benchmarks',
+		'',
+		'Written by `npm run bench` (bench/run.ts); do not edit by hand. Every figure is measured in the same run as its',
+		'baseline and shown with the ratio to it. Each case runs in a fresh Node process; the Rubika sandbox runs in a',
+		'separate process, so its CPU and memory are not counted as the node\'s. Timings are medians of the repeats after',
+		'warm-up rounds. On a shared or busy machine timings move from run to run; ratios move less, counts not at all.',
+		'',
+		'## Machine',
+		'',
+		table(
+			['', ''],
+			[
+				['Date', machine.date],
+				['CPU', `${machine.cpu}, ${machine.cores} cores`],
+				['Memory', machine.memory],
+				['OS', machine.os],
+				['Node', machine.node],
+				['Package', `${machine.packageVersion} (commit ${machine.commit})`],
+				['n8n', `n8n-core ${machine.n8nCore}, n8n-workflow ${machine.n8nWorkflow}`],
+				['Load average (1/5/15 min)', `${load(machine.loadBefore)} before, ${load(machine.loadAfter)} after`],
+				['Duration of this run', seconds(machine.durationS)],
+			],
+		),
+	];
+	if (results.b1) parts.push('', ...renderB1(results.b1));
+	if (results.b2) parts.push('', ...renderB2(results.b2));
+	if (results.b3) parts.push('', ...renderB3(results.b3));
+	if (results.b4) parts.push('', ...renderB4(results.b4));
+	if (results.b5) parts.push('', ...renderB5(results.b5));
+	return `${parts.join('\n')}\n`;
+}
+
+function renderB1(r: B1Result): string[] {
+	const v = r.variants;
+	const perItem = (value: number) => value / r.items;
+	const row = (label: string, variant: B1Result['variants'][keyof B1Result['variants']]) => [
+		label,
+		ms(variant.medianMs),
+		ms(perItem(variant.medianMs), 3),
+		ms(perItem(variant.medianCpuMs), 3),
+		ratio(variant.medianMs, v.rawKeepAlive.medianMs),
+		ratio(variant.medianMs, v.rawNewConnection.medianMs),
+		(variant.connections / r.items).toFixed(2),
+		(variant.credentialResolutions / r.items).toFixed(2),
+	];
+	const connectionCost = perItem(v.rawNewConnection.medianMs - v.rawKeepAlive.medianMs);
+	const overheadFixed = perItem(v.nodeFixed.medianMs - v.rawNewConnection.medianMs);
+	const overheadExpressions = perItem(v.nodeExpressions.medianMs - v.rawNewConnection.medianMs);
+	return [
+		`## B1 — per-item overhead (${count(r.items)} Send Text items, sequential)`,
+		'',
+		`Median of ${r.repeats} rounds; the four variants alternate within each round and send the same bodies to the same sandbox.`,
+		'"Client CPU" is the CPU time of the process running the node or the loop (the sandbox has its own process).',
+		'',
+		table(
+			['Variant', `${count(r.items)} items`, 'Per item', 'Client CPU per item', '× raw keep-alive', '× raw new connection', 'Connections per item', 'Credential resolutions per item'],
+			[
+				row('Raw node:http, keep-alive (baseline)', v.rawKeepAlive),
+				row('Raw node:http, new connection per request', v.rawNewConnection),
+				row('Node in n8n-core\'s engine, fixed parameters', v.nodeFixed),
+				row('Node in n8n-core\'s engine, chat and text from expressions', v.nodeExpressions),
+			],
+		),
+		'',
+		`- Connecting anew for every request costs ${ms(connectionCost, 3)} per item here (loopback). n8n-core's HTTP client builds a new`,
+		'  `http.Agent` for every request, so the node cannot reuse connections (1.00 connections per item above); against a remote',
+		'  HTTPS server this cost is a TCP and TLS handshake per message.',
+		`- What the engine and the node add on top of that: ${ms(overheadFixed, 3)} per item with fixed parameters, ${ms(overheadExpressions, 3)}`,
+		'  with expressions (n8n evaluates each expression per item). Profiled with bench/profile.ts, most of it is in n8n\'s',
+		'  HTTP stack (axios, follow-redirects, agent set-up) and the engine; the node\'s own code is a few percent of the samples.',
+		'- Credential resolutions: one per item, done by n8n for the request itself (in n8n each is a database read and a',
+		'  decryption; the harness answers from memory, so their cost does not show in these timings).',
+	];
+}
+
+function renderB2(r: B2Result): string[] {
+	const base = r.scenarios[0];
+	const floor = base.recipients / r.perSecond;
+	const options = (value: Record<string, unknown>) =>
+		Object.keys(value).length ? Object.entries(value).map(([key, v]) => `${key} ${v}`).join(', ') : 'none';
+	const rows = r.scenarios.map((s) => [
+		s.name,
+		options(s.requestOptions),
+		count(s.recipients),
+		seconds(s.seconds),
+		`${s.throughput.toFixed(1)}/s`,
+		ratio(s.throughput, base.throughput),
+		count(s.audit.rateLimitedAnswers),
+		count(s.audit.rateLimitedThenDelivered),
+		count(s.audit.rateLimitedNeverDelivered),
+		`${count(s.audit.deliveredOnce)} / ${count(s.recipients)}`,
+		count(s.audit.missing),
+		count(s.audit.duplicated),
+		s.error ? `failed: ${s.error}` : `${count(s.outputItems)} items out`,
+	]);
+	// What each run came to, in words, from its own figures.
+	const outcome = (s: B2Result['scenarios'][number]) => {
+		const clean = !s.error && s.audit.deliveredOnce === s.recipients && s.audit.missing === 0 && s.audit.duplicated === 0;
+		const limited = s.audit.rateLimitedAnswers;
+		if (clean) {
+			return limited === 0
+				? `${s.name}: every recipient got exactly one message; the rate limit never answered TOO_REQUESTS.`
+				: `${s.name}: every recipient got exactly one message; all ${count(limited)} TOO_REQUESTS answers were retried until they went through.`;
+		}
+		return (
+			`${s.name}: **not clean**: ${count(s.audit.deliveredOnce)} of ${count(s.recipients)} served, ${count(s.audit.missing)} missing, ` +
+			`${count(s.audit.duplicated)} served twice or more, ${count(s.audit.rateLimitedNeverDelivered)} TOO_REQUESTS answers for recipients never served` +
+			(s.error ? `; the node stopped with "${s.error}" (no Continue On Fail), so later recipients were not sent to.` : '.')
+		);
+	};
+	return [
+		`## B2 — broadcast under a rate limit (${count(base.recipients)} recipients, ${r.latencyMs} ms latency, ${r.perSecond} requests/s)`,
+		'',
+		`The sandbox answers each call after ${r.latencyMs} ms and refuses calls beyond ${r.perSecond} in any one-second window with`,
+		'`TOO_REQUESTS` (HTTP 200, as Rubika does); each recipient is a user with a private chat created in the sandbox.',
+		`No broadcast can beat ${seconds(floor)} (${r.perSecond}/s). Delivery is checked from the sandbox's state: the bot's messages`,
+		'in each recipient\'s chat, and every `TOO_REQUESTS` traced to whether that recipient was served in the end.',
+		'Throughput counts recipients served exactly once per second of wall time; the baseline is the sequential run.',
+		'',
+		table(
+			['Scenario', 'Request Options', 'Recipients', 'Time', 'Throughput', '× sequential', 'TOO_REQUESTS answered', 'then retried and delivered', 'never delivered', 'Delivered exactly once', 'Missing', 'Twice or more', 'Node result'],
+			rows,
+		),
+		'',
+		...r.scenarios.map((s) => `- ${outcome(s)}`),
+		'- A request refused with TOO_REQUESTS has no effect, so a retry cannot send a message twice. Without a rate cap,',
+		'  parallel requests hit the limit far more often than sequential ones, and each request retries on its own',
+		'  (4 attempts, backoff of at most a few seconds): an item refused on every attempt fails. Max Requests per Second',
+		'  under the limit keeps a broadcast clean; parallel requests add speed only when one request takes longer than the',
+		'  pacing interval (here 20 ms latency < 1/28 s, so the paced run is bounded by its cap, not by latency).',
+	];
+}
+
+function renderB3(r: B3Summary): string[] {
+	const baselineOf: Record<UploadMode, UploadMode> = {
+		'node-default': 'raw-buffer',
+		'raw-buffer': 'raw-buffer',
+		'node-filesystem': 'raw-stream',
+		'raw-stream': 'raw-stream',
+	};
+	const label: Record<UploadMode, string> = {
+		'node-default': 'Node, binary data in memory (`default`)',
+		'raw-buffer': 'Raw POST of a Buffer (baseline for memory)',
+		'node-filesystem': 'Node, binary data on disk (`filesystem`)',
+		'raw-stream': 'Raw POST streamed from disk (baseline for filesystem)',
+	};
+	const med = (mode: UploadMode, pick: (result: B3Result) => number) => median(r.natural[mode].map(pick));
+	const liveGrowth = (mode: UploadMode) => r.live[mode].memory.growth;
+	const rows = UPLOAD_MODES.map((mode) => {
+		const base = baselineOf[mode];
+		const time = med(mode, (x) => x.ms);
+		const live = liveGrowth(mode);
+		const liveTotal = live.heapUsed + live.external;
+		const baseLive = liveGrowth(base);
+		return [
+			label[mode],
+			ms(time),
+			mode === base ? '—' : ratio(time, med(base, (x) => x.ms)),
+			mib(med(mode, (x) => x.memory.growth.rss)),
+			mib(med(mode, (x) => x.memory.growth.external)),
+			mib(live.external),
+			mib(live.heapUsed),
+			`${(liveTotal / r.sizeBytes).toFixed(2)}`,
+			mode === base ? '—' : mib(liveTotal - (baseLive.heapUsed + baseLive.external)),
+		];
+	});
+	const overBaseline = (mode: UploadMode) => {
+		const live = liveGrowth(mode);
+		const base = liveGrowth(baselineOf[mode]);
+		return (live.heapUsed + live.external - base.heapUsed - base.external) / r.sizeBytes;
+	};
+	// Flat: less than a few chunks' worth over the baseline, whatever the file size.
+	const copies = (share: number) => {
+		const bytes = share * r.sizeBytes;
+		const verdict = bytes < 4 * MiB ? 'flat: no whole-file copy' : `≈ ${Math.max(1, Math.round(share))} whole-file cop${Math.round(share) > 1 ? 'ies' : 'y'}`;
+		return `live growth over the baseline is ${mib(bytes)}, ${share.toFixed(2)} × the file size (${verdict}).`;
+	};
+	const stored = UPLOAD_MODES.every((mode) => [...r.natural[mode], r.live[mode]].every((x) => x.storedBytes === r.sizeBytes));
+	return [
+		`## B3 — upload memory (${mib(r.sizeBytes, 0)} file, Send File from binary data)`,
+		'',
+		'Memory growth during the upload over what the process held when it began (after a full GC); the input node that',
+		'stores the binary data runs before and is not counted. "Peak" figures are what the process really used: RSS from the',
+		'kernel\'s high-water mark, external memory (Buffers) sampled every 2 ms, garbage not yet collected included (V8 lets',
+		'tens of MB of dead Buffers pile up before it collects them). "Live" figures come from a separate run that forces a full',
+		'GC before each sample, so only memory still referenced counts: that is what tells a retained whole-file copy from churn.',
+		`Times are medians of ${r.repeats} runs; every case runs requestSendFile → upload → sendFile, in a fresh process.`,
+		'',
+		table(
+			['Case', 'Time', '× baseline', 'Peak RSS growth', 'Peak external growth', 'Live external growth', 'Live heap growth', 'Live growth ÷ file size', 'Live growth over baseline'],
+			rows,
+		),
+		'',
+		stored ? `- The sandbox stored all ${count(r.sizeBytes)} bytes in every run.` : '- **Check failed**: the sandbox did not store the whole file in some run.',
+		`- Memory mode: ${copies(overBaseline('node-default'))} n8n keeps in-memory binary data as base64 text, and`,
+		'  `getBinaryDataBuffer` decodes it into one Buffer; the node sends views (slices) of that Buffer, no further copy.',
+		`- Filesystem mode: ${copies(overBaseline('node-filesystem'))} The file is streamed from n8n's store in 256 KiB`,
+		'  chunks, like the raw streaming baseline.',
+	];
+}
+
+function renderB4(r: B4Result): string[] {
+	const t = r.trigger;
+	const raw = r.raw;
+	const pick = (runs: B4Result['trigger']['runs'], get: (run: B4Result['trigger']['runs'][number]) => number) => median(runs.map(get));
+	const row = (label: string, v: B4Result['trigger'], baseline: boolean) => [
+		label,
+		ms(v.medianMs),
+		baseline ? '—' : ratio(v.medianMs, raw.medianMs),
+		`${count(Math.round(r.updates / (v.medianMs / 1000)))}/s`,
+		String(pick(v.runs, (x) => x.polls)),
+		String(pick(v.runs, (x) => x.requests)),
+		mib(pick(v.runs, (x) => x.memory.growth.heapUsed)),
+		mib(pick(v.runs, (x) => x.memory.growth.rss)),
+	];
+	return [
+		`## B4 — trigger drain (${count(r.updates)} pending updates)`,
+		'',
+		'The polling trigger in n8n-core\'s PollTriggerExecutor, "Process Backlog", default Max Updates per Poll, page size',
+		`${r.pageSize}: polled until a poll emits nothing; each poll's items are dropped after it, as n8n hands them to an`,
+		'execution. Baseline: a raw keep-alive getUpdates loop with the same page size that only counts. Both check that',
+		`every update arrived exactly once. Medians of ${t.runs.length} runs after a warm-up; memory is peak growth during the drain.`,
+		'',
+		table(
+			['Variant', 'Time', '× raw', 'Updates per second', 'Polls', 'getUpdates requests', 'Peak heap growth', 'Peak RSS growth'],
+			[row('Rubika Trigger (n8n-core poll executor)', t, false), row('Raw getUpdates loop (baseline)', raw, true)],
+		),
+		'',
+		'- The trigger reads at most "Max Updates per Poll" updates per poll, so memory is bounded by one poll\'s items, not by',
+		'  the backlog; the last poll finds nothing and ends the drain.',
+	];
+}
+
+function renderB5(r: B5Result): string[] {
+	const m = r.medians;
+	return [
+		'## B5 — footprint',
+		'',
+		'Sizes after `npm run build`; the tarball is what `npm pack --dry-run` would publish. Require times: a fresh Node',
+		`process times its own \`require\` calls (start-up excluded); median of ${r.requireMs.workflowOnly.length} rounds after a warm-up round, the two`,
+		`kinds of process alternating. Our modules are the ${r.modules.length} listed in package.json's "n8n" section, each class`,
+		'instantiated as n8n does to read its description.',
+		'',
+		table(
+			['Figure', 'Value', 'Baseline', 'Ratio'],
+			[
+				['dist', `${kib(r.dist.bytes)} in ${r.dist.files} files`, '—', '—'],
+				['… of which source maps', `${kib(r.dist.mapBytes)} in ${r.dist.mapFiles} files`, 'dist', ratio(r.dist.mapBytes, r.dist.bytes)],
+				['Tarball, packed', kib(r.tarball.packedBytes), '—', '—'],
+				['Tarball, unpacked', `${kib(r.tarball.unpackedBytes)} in ${r.tarball.entries} entries`, '—', '—'],
+				['Require n8n-workflow alone (its own process)', ms(m.workflowOnly, 1), '—', '—'],
+				['Require n8n-workflow, then our modules', ms(m.withNodes, 1), `n8n-workflow alone: ${ms(m.workflowOnly, 1)}`, ratio(m.withNodes, m.workflowOnly)],
+				['… our modules on top (same process)', ms(m.nodesOnTop, 1), `its n8n-workflow part: ${ms(m.workflowFirst, 1)}`, ratio(m.nodesOnTop, m.workflowFirst)],
+			],
+		),
+		'',
+		r.runtimeDependencies.length === 0
+			? '- The package has no runtime dependencies (n8n-workflow is a peer dependency n8n provides).'
+			: `- Runtime dependencies installed with the package: ${r.runtimeDependencies.join(', ')}.`,
+	];
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+	process.exit(1);
+});
