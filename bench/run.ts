@@ -37,6 +37,8 @@ const SETTINGS = quick
 const B2 = { latencyMs: 20, perSecond: 30, paced: { concurrency: 5, maxPerSecond: 28 }, unpaced: { concurrency: 5 } };
 
 interface Results {
+	/** Benchmarks that could not run, with the reason: reported instead of their table. */
+	failed: Record<string, string>;
 	b1?: B1Result;
 	b2?: B2Result;
 	b3?: B3Summary;
@@ -60,50 +62,70 @@ function log(message: string): void {
 async function main(): Promise<void> {
 	const started = Date.now();
 	const loadBefore = os.loadavg();
-	const results: Results = {};
+	const results: Results = { failed: {} };
+	// One benchmark failing (e.g. an operation not written yet) must not cost the others' figures.
+	const attempt = async (name: string, body: () => Promise<void>) => {
+		try {
+			await body();
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			results.failed[name] = message;
+			log(`${name.toUpperCase()} failed: ${message}`);
+		}
+	};
 
 	if (wanted('b1')) {
-		log(`B1: ${SETTINGS.b1.items} Send Text items, node vs raw HTTP (${SETTINGS.b1.warmups} warm-up + ${SETTINGS.b1.repeats} rounds)…`);
-		results.b1 = await runCase<B1Result>('b1-overhead', SETTINGS.b1, 600_000);
+		await attempt('b1', async () => {
+			log(`B1: ${SETTINGS.b1.items} Send Text items, node vs raw HTTP (${SETTINGS.b1.warmups} warm-up + ${SETTINGS.b1.repeats} rounds)…`);
+			results.b1 = await runCase<B1Result>('b1-overhead', SETTINGS.b1, 600_000);
+		});
 	}
 	if (wanted('b2')) {
-		const n = SETTINGS.b2Recipients;
-		log(`B2: broadcast to ${n} recipients, ${B2.latencyMs} ms latency, ${B2.perSecond}/s rate limit (about ${Math.round((3 * n) / B2.perSecond)} s)…`);
-		results.b2 = await runCase<B2Result>(
-			'b2-broadcast',
-			{
-				latencyMs: B2.latencyMs,
-				perSecond: B2.perSecond,
-				scenarios: [
-					{ name: 'Sequential (defaults)', recipients: n, requestOptions: {} },
-					{ name: 'Paced and parallel', recipients: n, requestOptions: B2.paced },
-					{ name: 'Parallel, not paced', recipients: n, requestOptions: B2.unpaced },
-				],
-			},
-			600_000,
-		);
+		await attempt('b2', async () => {
+			const n = SETTINGS.b2Recipients;
+			log(`B2: broadcast to ${n} recipients, ${B2.latencyMs} ms latency, ${B2.perSecond}/s rate limit (about ${Math.round((3 * n) / B2.perSecond)} s)…`);
+			results.b2 = await runCase<B2Result>(
+				'b2-broadcast',
+				{
+					latencyMs: B2.latencyMs,
+					perSecond: B2.perSecond,
+					scenarios: [
+						{ name: 'Sequential (defaults)', recipients: n, requestOptions: {} },
+						{ name: 'Paced and parallel', recipients: n, requestOptions: B2.paced },
+						{ name: 'Parallel, not paced', recipients: n, requestOptions: B2.unpaced },
+					],
+				},
+				600_000,
+			);
+		});
 	}
 	if (wanted('b3')) {
-		const summary: B3Summary = { sizeBytes: SETTINGS.b3Bytes, repeats: SETTINGS.b3Repeats, natural: {} as B3Summary['natural'], live: {} as B3Summary['live'] };
-		log(`B3: ${mib(SETTINGS.b3Bytes, 0)} upload, ${UPLOAD_MODES.length} cases × (${SETTINGS.b3Repeats} timed + 1 live-memory run), one process each…`);
-		for (const mode of UPLOAD_MODES) summary.natural[mode] = [];
-		for (let round = 0; round < SETTINGS.b3Repeats; round++) {
-			for (const mode of UPLOAD_MODES) {
-				summary.natural[mode].push(await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'natural' }, 300_000));
+		await attempt('b3', async () => {
+			const summary: B3Summary = { sizeBytes: SETTINGS.b3Bytes, repeats: SETTINGS.b3Repeats, natural: {} as B3Summary['natural'], live: {} as B3Summary['live'] };
+			log(`B3: ${mib(SETTINGS.b3Bytes, 0)} upload, ${UPLOAD_MODES.length} cases × (${SETTINGS.b3Repeats} timed + 1 live-memory run), one process each…`);
+			for (const mode of UPLOAD_MODES) summary.natural[mode] = [];
+			for (let round = 0; round < SETTINGS.b3Repeats; round++) {
+				for (const mode of UPLOAD_MODES) {
+					summary.natural[mode].push(await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'natural' }, 300_000));
+				}
 			}
-		}
-		for (const mode of UPLOAD_MODES) {
-			summary.live[mode] = await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'live' }, 300_000);
-		}
-		results.b3 = summary;
+			for (const mode of UPLOAD_MODES) {
+				summary.live[mode] = await runCase<B3Result>('b3-upload', { mode, sizeBytes: SETTINGS.b3Bytes, sampling: 'live' }, 300_000);
+			}
+			results.b3 = summary;
+		});
 	}
 	if (wanted('b4')) {
-		log(`B4: drain ${count(SETTINGS.b4Updates)} pending updates through the polling trigger vs a raw getUpdates loop…`);
-		results.b4 = await runCase<B4Result>('b4-drain', { updates: SETTINGS.b4Updates, pageSize: 100, warmups: 1, repeats: 3 }, 600_000);
+		await attempt('b4', async () => {
+			log(`B4: drain ${count(SETTINGS.b4Updates)} pending updates through the polling trigger vs a raw getUpdates loop…`);
+			results.b4 = await runCase<B4Result>('b4-drain', { updates: SETTINGS.b4Updates, pageSize: 100, warmups: 1, repeats: 3 }, 600_000);
+		});
 	}
 	if (wanted('b5')) {
-		log('B5: build, dist and tarball size, require time…');
-		results.b5 = measureFootprint(SETTINGS.b5Rounds);
+		await attempt('b5', async () => {
+			log('B5: build, dist and tarball size, require time…');
+			results.b5 = measureFootprint(SETTINGS.b5Rounds);
+		});
 	}
 
 	const machine = describeMachine(started, loadBefore);
@@ -117,6 +139,7 @@ async function main(): Promise<void> {
 	} else {
 		log('partial or quick run: BENCHMARKS.md left as it was (figures in bench/results/latest.json)');
 	}
+	if (Object.keys(results.failed).length > 0) process.exitCode = 1;
 }
 
 interface Machine {
@@ -146,11 +169,11 @@ function versionOf(name: string): string {
 function gitCommit(): string {
 	try {
 		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'nodes', 'credentials', 'sandbox', 'test/harness'], {
+		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'sandbox', 'test/harness'], {
 			cwd: REPO,
 			encoding: 'utf8',
 		}).trim();
-		return dirty ? `${commit} (with uncommitted changes in the measured code)` : commit;
+		return dirty ? `${commit} (measured with uncommitted or untracked files in nodes/, credentials/, sandbox/ or test/harness/)` : commit;
 	} catch {
 		return 'unknown';
 	}
@@ -202,11 +225,21 @@ function render(results: Results, machine: Machine): string {
 			],
 		),
 	];
-	if (results.b1) parts.push('', ...renderB1(results.b1));
-	if (results.b2) parts.push('', ...renderB2(results.b2));
-	if (results.b3) parts.push('', ...renderB3(results.b3));
-	if (results.b4) parts.push('', ...renderB4(results.b4));
-	if (results.b5) parts.push('', ...renderB5(results.b5));
+	const sections: Array<[string, (() => string[]) | undefined]> = [
+		['b1', results.b1 && (() => renderB1(results.b1!))],
+		['b2', results.b2 && (() => renderB2(results.b2!))],
+		['b3', results.b3 && (() => renderB3(results.b3!))],
+		['b4', results.b4 && (() => renderB4(results.b4!))],
+		['b5', results.b5 && (() => renderB5(results.b5!))],
+	];
+	for (const [name, renderSection] of sections) {
+		const reason = results.failed[name];
+		if (reason !== undefined) {
+			parts.push('', `## ${name.toUpperCase()} — not measured in this run`, '', '```', reason.split('\n').slice(0, 12).join('\n'), '```');
+		} else if (renderSection) {
+			parts.push('', ...renderSection());
+		}
+	}
 	return `${parts.join('\n')}\n`;
 }
 

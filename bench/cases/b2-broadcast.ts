@@ -75,6 +75,8 @@ caseMain<Input, B2Result>(async (input) => {
 			});
 			const seconds = elapsedMs(start) / 1000;
 			const audit = await sandbox.call<DeliveryAudit>('deliveryAudit', { chatIds });
+			// A node that cannot send at all (e.g. the operation is missing) is a broken benchmark, not a result.
+			if (audit.requests === 0) throw new Error(`${scenario.name}: the node sent nothing: ${result.error?.message ?? 'no error'}`);
 			scenarios.push({
 				...scenario,
 				seconds,

@@ -25,9 +25,14 @@ export function runCase<T>(name: string, input: unknown, timeoutMs: number): Pro
 	return new Promise<T>((resolve, reject) => {
 		const child = fork(join(REPO, 'bench', 'cases', `${name}.ts`), [JSON.stringify(input ?? {})], {
 			execArgv: tsNodeExecArgv(['--expose-gc']),
-			// Their output goes to stderr: stdout carries only the report.
-			stdio: ['ignore', 2, 2, 'ipc'],
+			// stdout goes to our stderr (stdout carries only the report); stderr is also kept, to explain a failure.
+			stdio: ['ignore', 2, 'pipe', 'ipc'],
 			env: tsNodeEnv(),
+		});
+		let stderrTail = '';
+		child.stderr?.on('data', (chunk: Buffer) => {
+			process.stderr.write(chunk);
+			stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000);
 		});
 		let result: { ok: boolean; value?: T; error?: string } | undefined;
 		const timer = setTimeout(() => {
@@ -40,7 +45,7 @@ export function runCase<T>(name: string, input: unknown, timeoutMs: number): Pro
 		child.on('exit', (code) => {
 			clearTimeout(timer);
 			if (result?.ok) resolve(result.value as T);
-			else reject(new Error(`case ${name} failed (exit ${code}): ${result?.error ?? 'no result'}`));
+			else reject(new Error(`case ${name} failed (exit ${code}): ${result?.error ?? (stderrTail.trim() || 'no result')}`));
 		});
 	});
 }
@@ -53,7 +58,14 @@ export function caseMain<I, T>(body: (input: I) => Promise<T>): void {
 			process.send?.({ ok: true, value }, undefined, {}, () => process.exit(0));
 		},
 		(error: unknown) => {
-			const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+			// n8n's execution errors are not always Error instances once recorded in the run data.
+			const described = error as { stack?: unknown; message?: unknown } | null;
+			const text =
+				typeof described?.stack === 'string'
+					? described.stack
+					: typeof described?.message === 'string'
+						? described.message
+						: String(error);
 			console.error(text);
 			process.send?.({ ok: false, error: text }, undefined, {}, () => process.exit(1));
 		},
