@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureN8n } from './install-n8n.mjs';
+import { EXAMPLE_CREDENTIAL, readExamples } from '../e2e/lib/examples.mjs';
 import * as n8n from '../e2e/lib/n8n.mjs';
 import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
 
@@ -30,8 +31,9 @@ const say = (s) => process.stdout.write(`[start] ${s}\n`);
 const warn = (s) => process.stdout.write(`[start] WARNING: ${s}\n`);
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 
-const CREDENTIAL_ID = 'rubikaStartCred1';
-const CREDENTIAL_NAME = 'Rubika (npm start)';
+// The example workflows name this credential; e2e/lib/examples.mjs keeps both in step.
+const CREDENTIAL_ID = EXAMPLE_CREDENTIAL.id;
+const CREDENTIAL_NAME = EXAMPLE_CREDENTIAL.name;
 
 const children = [];
 let stopping = false;
@@ -113,35 +115,52 @@ async function installPackage(ctx, stateFile) {
 	return true;
 }
 
-/** Copies examples/*.json into a temp dir, gives each an id and points Rubika nodes at our credential. */
+/** Copies examples/*.json into a temp dir, their Rubika nodes on our credential, each with a stable id. */
 function prepareExamples() {
-	const dir = process.env.RUBIKA_EXAMPLES_DIR ? path.resolve(process.env.RUBIKA_EXAMPLES_DIR) : path.join(REPO, 'examples');
-	if (!fs.existsSync(dir)) return undefined;
-	const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-	if (!files.length) return undefined;
+	const dir = process.env.RUBIKA_EXAMPLES_DIR ? path.resolve(process.env.RUBIKA_EXAMPLES_DIR) : undefined;
+	const found = readExamples(dir ? { dir } : {});
+	if (!found.length) return undefined;
 	const out = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'rubika-examples-'));
 	const list = [];
-	for (const f of files) {
-		let wf;
-		try {
-			wf = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-		} catch (e) {
-			warn(`examples/${f} is not valid JSON (${e.message}); skipped`);
+	for (const { file, workflow, error } of found) {
+		if (error) {
+			warn(`examples/${file}: ${error}; skipped`);
 			continue;
 		}
-		if (!wf || !Array.isArray(wf.nodes)) continue;
-		// A stable id per file, so a re-import updates instead of duplicating.
-		wf.id = wf.id || `rbx${hash(f).slice(0, 13)}`;
-		wf.active = false;
-		for (const node of wf.nodes) {
-			if (node.credentials?.rubikaApi || String(node.type).startsWith(`${n8n.PACKAGE_NAME}.`)) {
-				node.credentials = { ...(node.credentials ?? {}), rubikaApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-			}
-		}
-		fs.writeFileSync(path.join(out, f), JSON.stringify(wf, null, 2));
-		list.push({ file: f, id: wf.id, name: wf.name });
+		fs.writeFileSync(path.join(out, file), JSON.stringify(workflow, null, 2));
+		list.push({ file, id: workflow.id, name: workflow.name });
 	}
 	return { dir: out, list };
+}
+
+const WEBHOOK_TRIGGER = `${n8n.PACKAGE_NAME}.rubikaWebhookTrigger`;
+
+/**
+ * The sandbox starts empty on every run, so the endpoints an active Rubika Webhook Trigger registered in
+ * an earlier run are gone, while the node still remembers having registered them (and would not do it
+ * again). Deactivating and activating such workflows makes them register with this sandbox. Returns their
+ * names. Uses the public API with a key kept in the state file (created once).
+ */
+async function reRegisterWebhooks(ctx, s, stateFile) {
+	let { apiKey } = readState(stateFile);
+	const list = async () => n8n.publicApi(ctx, apiKey, '/workflows?active=true&limit=250');
+	let active;
+	try {
+		if (!apiKey) throw new Error('no key yet');
+		active = await list();
+	} catch {
+		apiKey = await n8n.createApiKey(ctx, s, { label: 'npm start' });
+		fs.writeFileSync(stateFile, JSON.stringify({ ...readState(stateFile), apiKey }, null, 2), { mode: 0o600 });
+		active = await list();
+	}
+	const names = [];
+	for (const wf of active.data ?? []) {
+		if (!wf.nodes?.some((node) => node.type === WEBHOOK_TRIGGER && !node.disabled)) continue;
+		await n8n.publicApi(ctx, apiKey, `/workflows/${wf.id}/deactivate`, { method: 'POST' });
+		await n8n.publicApi(ctx, apiKey, `/workflows/${wf.id}/activate`, { method: 'POST' });
+		names.push(`"${wf.name}"`);
+	}
+	return names;
 }
 
 async function main() {
@@ -267,6 +286,14 @@ async function main() {
 			credTest = { status: 'Error', message: e.message };
 		}
 	}
+	let reRegistered = [];
+	if (s && api.kind === 'sandbox' && types?.nodes.includes(WEBHOOK_TRIGGER)) {
+		try {
+			reRegistered = await reRegisterWebhooks(ctx, s, stateFile);
+		} catch (e) {
+			warn(`could not re-register active webhook workflows with the fresh sandbox (${e.message}); deactivate and activate them by hand`);
+		}
+	}
 	const problems = n8n.packageLoadProblems(server.log());
 
 	const demoUser = api.sandbox?.demo.ids.find((i) => /user_?id$/i.test(i.path))?.value;
@@ -296,6 +323,7 @@ async function main() {
 	} else if (!hasPackage) {
 		lines.push(' Loaded:    the package is NOT installed (build it first)');
 	}
+	if (reRegistered.length) lines.push(` Webhooks:  re-registered with the fresh sandbox: ${reRegistered.join(', ')}`);
 	if (problems.length) lines.push(' Load problems in the n8n log:', ...problems.slice(0, 10).map((l) => `   ${l}`));
 	lines.push(
 		'',
@@ -307,7 +335,13 @@ async function main() {
 		'      the bot through the sandbox admin API (sandbox/README.md lists its routes):',
 		`        curl -s -X POST ${api.kind === 'sandbox' ? api.baseUrl : 'http://127.0.0.1:8765'}/_sandbox/actions/send-message \\`,
 		`          -H 'content-type: application/json' -d '{"userId":"${demoUser ?? '<user id>'}","text":"hello bot"}'`,
-		...(examples ? ['   4. Open the imported example workflows (Overview page).'] : []),
+		...(examples
+			? [
+					`   4. Open the imported examples (Overview page): ${examples.list.map((e) => `"${e.name}"`).join(', ')}.`,
+					'      The echo bot: activate it, then send "/start" as above and tap the buttons of the menu',
+					'      (POST /_sandbox/actions/tap-inline-button); each example carries a note explaining it.',
+				]
+			: []),
 		'',
 		' Ctrl-C stops n8n and the sandbox. Data stays in:',
 		`   ${userFolder}`,

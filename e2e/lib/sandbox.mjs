@@ -84,3 +84,54 @@ export function findDemoIds(info) {
 	const preferred = tokens.find((t) => /demo|bot|token/i.test(t.path)) ?? tokens[0];
 	return { token: preferred?.value, tokens, ids };
 }
+
+/**
+ * A client for the sandbox's admin HTTP API (`/_sandbox/…`, see sandbox/README.md): act as users, read
+ * state and the request log, change settings. Works against any running sandbox, in-process or not.
+ * Every call throws on a 4xx/5xx answer with the sandbox's `{error}` text.
+ */
+export function sandboxAdmin(baseUrl) {
+	const root = `${baseUrl.replace(/\/+$/, '')}/_sandbox`;
+	async function call(method, urlPath, body, headers = {}) {
+		const isRaw = Buffer.isBuffer(body) || body instanceof Uint8Array;
+		const res = await fetch(`${root}${urlPath}`, {
+			method,
+			headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+			body: body === undefined ? undefined : isRaw ? body : JSON.stringify(body),
+		});
+		const text = await res.text();
+		let json;
+		try {
+			json = text ? JSON.parse(text) : undefined;
+		} catch {
+			json = text;
+		}
+		if (!res.ok) throw new Error(`sandbox ${method} ${urlPath} -> ${res.status}: ${json?.error ?? text}`);
+		return json;
+	}
+	const enc = encodeURIComponent;
+	return {
+		call,
+		state: () => call('GET', '/state'),
+		config: (patch) => (patch ? call('PATCH', '/config', patch) : call('GET', '/config')),
+		reset: (seed) => call('POST', '/reset', seed ? { seed } : {}),
+		bot: (botId) => call('GET', `/bots/${enc(botId)}`),
+		updates: (botId) => call('GET', `/bots/${enc(botId)}/updates`).then((r) => r.updates),
+		chat: (chatId) => call('GET', `/chats/${enc(chatId)}`),
+		messages: (chatId) => call('GET', `/chats/${enc(chatId)}/messages`),
+		/** POST /actions/<action>: send-message, edit-message, delete-message, tap-inline-button, … */
+		act: (action, input) => call('POST', `/actions/${enc(action)}`, input),
+		/** Stores a file as if a user had uploaded it: { file_id, download_url }. */
+		addFile: (bytes, { name, mimeType = 'application/octet-stream', type = 'File' }) =>
+			call('POST', '/files', Buffer.from(bytes), { 'content-type': mimeType, 'x-file-name': enc(name), 'x-file-type': type }),
+		requests: (method) => call('GET', `/requests${method ? `?method=${enc(method)}` : ''}`),
+		clearRequests: () => call('DELETE', '/requests'),
+		deliveries: () => call('GET', '/deliveries'),
+		/** Waits until every webhook delivery under way has finished; returns the delivery log. */
+		settle: () => call('POST', '/deliveries/settle', {}),
+		clearDeliveries: () => call('DELETE', '/deliveries'),
+		faults: () => call('GET', '/faults'),
+		injectFault: (spec) => call('POST', '/faults', spec),
+		clearFaults: () => call('DELETE', '/faults'),
+	};
+}

@@ -1,0 +1,74 @@
+// The example workflows in examples/: reading them, pointing their Rubika nodes at a credential, and the
+// few test-only changes the e2e suite makes. Shared by `npm start` (which imports them) and the e2e tests
+// (which import and run them), so both see the same workflows.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_NAME, REPO_ROOT } from './n8n.mjs';
+
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/** The credential the example files name; `npm start` and the e2e suite import one with this id and name. */
+export const EXAMPLE_CREDENTIAL = Object.freeze({ id: 'rubikaStartCred1', name: 'Rubika (npm start)' });
+
+/** A stable id for a workflow file without one, so that a re-import updates instead of duplicating. */
+export function fallbackId(file) {
+	return `rbx${createHash('sha256').update(file).update('\0').digest('hex').slice(0, 13)}`;
+}
+
+/** Whether a node belongs to this package (its credential is the one to rewrite). */
+export function isRubikaNode(node) {
+	return String(node.type).startsWith(`${PACKAGE_NAME}.`) || !!node.credentials?.rubikaApi;
+}
+
+/** A copy of the workflow whose Rubika nodes use `credential` ({ id, name }). */
+export function withCredential(workflow, credential = EXAMPLE_CREDENTIAL) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes ?? []) {
+		if (isRubikaNode(node)) node.credentials = { ...(node.credentials ?? {}), rubikaApi: { id: credential.id, name: credential.name } };
+	}
+	return copy;
+}
+
+/**
+ * Reads every `*.json` of `dir` that is a workflow. Returns [{ file, workflow, error? }] sorted by file
+ * name; a file that is not valid JSON comes back with `error` (callers decide whether that is fatal).
+ */
+export function readExamples({ dir = EXAMPLES_DIR, credential = EXAMPLE_CREDENTIAL } = {}) {
+	if (!fs.existsSync(dir)) return [];
+	const out = [];
+	for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+		let workflow;
+		try {
+			workflow = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+		} catch (e) {
+			out.push({ file, error: `not valid JSON: ${e.message}` });
+			continue;
+		}
+		if (!workflow || !Array.isArray(workflow.nodes)) {
+			out.push({ file, error: 'not a workflow (no "nodes" array)' });
+			continue;
+		}
+		workflow = withCredential(workflow, credential);
+		workflow.id = workflow.id || fallbackId(file);
+		// Imports are always inactive in n8n 2.x; say so instead of relying on it.
+		workflow.active = false;
+		out.push({ file, workflow });
+	}
+	return out;
+}
+
+/**
+ * Test-only: makes every polling trigger of the workflow poll every `seconds` seconds. n8n refuses a poll
+ * interval under a minute (a cron whose seconds field is not a plain number), but accepts several
+ * once-a-minute crons at different seconds: 0, 5, 10… gives a poll every 5 s in both 2.8 and 2.41.
+ */
+export function withFastPolls(workflow, seconds = 5) {
+	const copy = structuredClone(workflow);
+	const item = [];
+	for (let s = 0; s < 60; s += seconds) item.push({ mode: 'custom', cronExpression: `${s} * * * * *` });
+	for (const node of copy.nodes) {
+		if (node.parameters && 'pollTimes' in node.parameters) node.parameters.pollTimes = { item };
+	}
+	return copy;
+}

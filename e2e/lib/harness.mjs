@@ -1,0 +1,157 @@
+// A tiny test harness for the e2e suite: plain Node, one line per check, a closing `N passed, N failed`.
+//
+// A test file exports `test = { name, workflows?(demo), run(world, t) }` and ends with
+//   if (isMain(import.meta.url)) await runStandalone(test);
+// so it runs alone (`node e2e/webhook.mjs [--version 2.8.4] [--keep]`) or under e2e/run.mjs, which gives
+// every test of a version one shared world (one n8n, one sandbox).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, inspect } from 'node:util';
+import { createWorld, packOnce } from './world.mjs';
+
+export function isMain(importMetaUrl) {
+	return !!process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
+}
+
+const show = (v) => inspect(v, { depth: 6, breakLength: 120, maxStringLength: 600 });
+
+/** Collects checks for one test file and prints each as it happens. */
+export function createReporter(name, { write = (s) => process.stdout.write(s) } = {}) {
+	const results = [];
+	const t = {
+		name,
+		results,
+		/** Records a check. `detail` is printed after the name (always for failures, briefly for passes). */
+		check(label, ok, detail = '') {
+			results.push({ label, ok: !!ok });
+			let d = typeof detail === 'string' ? detail : show(detail);
+			// A pass shows a short detail (a timing, a count); a failure shows everything.
+			if (ok && (d.length > 160 || d.includes('\n'))) d = '';
+			write(`${ok ? 'ok    ' : 'FAIL  '} ${label}${d ? ` — ${d}` : ''}\n`);
+			return !!ok;
+		},
+		/** Deep equality; on failure prints both sides. */
+		eq(label, actual, expected) {
+			const ok = isDeepStrictEqual(actual, expected);
+			return t.check(label, ok, ok ? '' : `\n    got:      ${show(actual)}\n    expected: ${show(expected)}`);
+		},
+		/** `actual` holds every key of `expected` with an equal value (extra keys are fine). */
+		has(label, actual, expected) {
+			const missing = Object.entries(expected).filter(([k, v]) => !isDeepStrictEqual(actual?.[k], v));
+			return t.check(
+				label,
+				missing.length === 0,
+				missing.length ? `\n    differs in ${missing.map(([k]) => k).join(', ')}\n    got:      ${show(actual)}\n    expected: ${show(expected)}` : '',
+			);
+		},
+		/** Runs a block; an exception inside becomes a failed check named `label`, and the test goes on. */
+		async step(label, fn) {
+			try {
+				return await fn();
+			} catch (e) {
+				t.check(label, false, `threw: ${e?.stack || e}`);
+				return undefined;
+			}
+		},
+		note(s) {
+			write(`       ${s}\n`);
+		},
+		get passed() {
+			return results.filter((r) => r.ok).length;
+		},
+		get failed() {
+			return results.filter((r) => !r.ok).length;
+		},
+	};
+	return t;
+}
+
+/** Polls `fn` until it returns a truthy value; returns it, or the last value after `timeoutMs`. */
+export async function eventually(fn, { timeoutMs = 15_000, intervalMs = 250 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		try {
+			last = await fn();
+		} catch (e) {
+			last = undefined;
+			if (Date.now() >= deadline) throw e;
+		}
+		if (last || Date.now() >= deadline) return last;
+		await new Promise((r) => setTimeout(r, intervalMs));
+	}
+}
+
+/**
+ * Runs one test against a world, with a time limit, and prints its closing line. Never throws: an
+ * exception or a timeout is a failed check.
+ */
+export async function runTest(test, world, { timeoutMs = 6 * 60_000, prefix = '' } = {}) {
+	const t = createReporter(test.name);
+	const started = Date.now();
+	process.stdout.write(`\n=== ${test.name} (n8n ${world.version}) ===\n`);
+	let timer;
+	try {
+		await Promise.race([
+			test.run(world, t),
+			new Promise((_, reject) => {
+				timer = setTimeout(() => reject(new Error(`${test.name} did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+			}),
+		]);
+	} catch (e) {
+		t.check(`${test.name} ran to the end`, false, String(e?.stack || e));
+	} finally {
+		clearTimeout(timer);
+	}
+	const secs = ((Date.now() - started) / 1000).toFixed(1);
+	process.stdout.write(`${prefix}${t.passed} passed, ${t.failed} failed (${test.name}, n8n ${world.version}, ${secs} s)\n`);
+	return { name: test.name, version: world.version, passed: t.passed, failed: t.failed, seconds: Number(secs) };
+}
+
+/** Parses the options every e2e entry point shares. */
+export function parseArgs(argv = process.argv.slice(2)) {
+	const opts = { versions: [], build: true, keep: false, only: undefined };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === '--version') opts.versions.push(argv[++i]);
+		else if (a.startsWith('--version=')) opts.versions.push(a.slice('--version='.length));
+		else if (a === '--all') opts.all = true;
+		else if (a === '--no-build') opts.build = false;
+		else if (a === '--keep') opts.keep = true;
+		else if (a === '--tgz') opts.tgz = argv[++i];
+		else if (a === '--only') opts.only = argv[++i].split(',');
+		else if (a.startsWith('--only=')) opts.only = a.slice('--only='.length).split(',');
+		else throw new Error(`unknown option ${a}`);
+	}
+	return opts;
+}
+
+/** Entry point of a single test file run on its own: its own world, closing `N passed, N failed`. */
+export async function runStandalone(test) {
+	const opts = parseArgs();
+	const version = opts.versions[0] ?? process.env.RUBIKA_N8N_VERSION;
+	const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
+	let world;
+	let result = { passed: 0, failed: 1 };
+	try {
+		const pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
+		world = await createWorld({ version, pack, workflows: (demo) => test.workflows?.(demo) ?? [], log: say });
+		result = await runTest(test, world, { prefix: '' });
+	} catch (e) {
+		process.stdout.write(`FAIL   setting up the world — ${e?.stack || e}\n`);
+	} finally {
+		const keep = opts.keep || result.failed > 0;
+		if (world) {
+			await world.close({ keep });
+			if (keep) say(`work folder kept: ${world.workDir}`);
+		}
+	}
+	process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+	process.exit(result.failed ? 1 : 0);
+}
+
+/** Reads a JSON file next to the caller, e.g. a workflow. */
+export function readJson(file) {
+	return JSON.parse(fs.readFileSync(file, 'utf8'));
+}

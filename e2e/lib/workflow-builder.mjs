@@ -1,0 +1,35 @@
+// Small builders for the workflows the tests write themselves (the examples are JSON files in examples/).
+// The output is exactly what `n8n import:workflow` takes.
+import { randomUUID } from 'node:crypto';
+import { EXAMPLE_CREDENTIAL } from './examples.mjs';
+
+export const RUBIKA = 'n8n-nodes-rubika.rubika';
+export const RUBIKA_TRIGGER = 'n8n-nodes-rubika.rubikaTrigger';
+export const RUBIKA_WEBHOOK_TRIGGER = 'n8n-nodes-rubika.rubikaWebhookTrigger';
+
+export function node(name, type, parameters = {}, { typeVersion = 1, credential, ...extra } = {}) {
+	return {
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		...(credential ? { credentials: { rubikaApi: { id: credential.id, name: credential.name } } } : {}),
+		...extra,
+	};
+}
+
+export const manualTrigger = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger');
+export const rubika = (name, parameters, opts = {}) => node(name, RUBIKA, parameters, { credential: EXAMPLE_CREDENTIAL, ...opts });
+export const noOp = (name) => node(name, 'n8n-nodes-base.noOp');
+
+/** A workflow whose nodes run one after another in the order given, laid out left to right. */
+export function linearWorkflow(id, name, nodes) {
+	nodes.forEach((n, i) => (n.position = [i * 240, 300]));
+	const connections = {};
+	for (let i = 0; i + 1 < nodes.length; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
+}

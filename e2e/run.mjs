@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Runs the whole end-to-end suite in a real n8n: builds and packs the package once, then for each n8n
+// version one world (fresh user folder, sandbox, one shared `n8n start`) and every test in turn.
+//
+//   node e2e/run.mjs                        the current n8n (2.41.1, Node 24)
+//   node e2e/run.mjs --version 2.8.4        the Node 20 variant
+//   node e2e/run.mjs --all                  both, one after the other
+//   options: --only smoke,webhook  --no-build  --keep (keep work folders)  --tgz <file> (test that tarball)
+//
+// n8n must be installed (scripts/install-n8n.mjs; done here when missing, minutes the first time).
+// Prints `N passed, N failed` per test and overall; exits 1 when anything failed.
+import { VARIANTS, resolveVersion } from '../scripts/install-n8n.mjs';
+import { parseArgs, runTest } from './lib/harness.mjs';
+import { createWorld, packOnce } from './lib/world.mjs';
+import { test as credential } from './credential.mjs';
+import { test as examples } from './examples.mjs';
+import { test as execute } from './execute.mjs';
+import { test as polling } from './polling.mjs';
+import { test as smoke } from './smoke.mjs';
+import { test as webhook } from './webhook.mjs';
+
+// Order matters only for speed: tests that restart n8n come last.
+const ALL = [smoke, credential, execute, examples, webhook, polling];
+
+const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+async function main() {
+	const opts = parseArgs();
+	const versions = opts.all ? Object.keys(VARIANTS) : opts.versions.length ? opts.versions.map(resolveVersion) : [resolveVersion()];
+	const tests = opts.only ? ALL.filter((x) => opts.only.includes(x.name)) : ALL;
+	if (opts.only) {
+		const unknown = opts.only.filter((name) => !ALL.some((x) => x.name === name));
+		if (unknown.length) throw new Error(`unknown test(s) ${unknown.join(', ')}; known: ${ALL.map((x) => x.name).join(', ')}`);
+	}
+	const t0 = Date.now();
+	const results = [];
+	const timings = [];
+
+	let t = Date.now();
+	const pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
+	timings.push(['build + pack', Date.now() - t]);
+
+	for (const version of versions) {
+		const tv = Date.now();
+		let world;
+		try {
+			t = Date.now();
+			world = await createWorld({ version, pack, workflows: (demo) => tests.flatMap((x) => x.workflows?.(demo) ?? []), log: say });
+			timings.push([`${version}: world (install package, sandbox, imports)`, Date.now() - t]);
+		} catch (e) {
+			process.stdout.write(`FAIL   setting up n8n ${version} — ${e?.stack || e}\n0 passed, 1 failed (setup, n8n ${version})\n`);
+			results.push({ name: 'setup', version, passed: 0, failed: 1, seconds: 0 });
+			continue;
+		}
+		try {
+			for (const test of tests) {
+				const r = await runTest(test, world);
+				results.push(r);
+				timings.push([`${version}: ${test.name}`, r.seconds * 1000]);
+			}
+		} finally {
+			const failed = results.some((r) => r.version === version && r.failed > 0);
+			const keep = opts.keep || failed;
+			await world.close({ keep });
+			if (keep) say(`work folder of n8n ${version} kept: ${world.workDir} (n8n log: ${world.workDir}/n8n.log)`);
+			timings.push([`${version}: total`, Date.now() - tv]);
+		}
+	}
+
+	process.stdout.write('\n=== summary ===\n');
+	for (const r of results) process.stdout.write(`${r.failed ? 'FAIL' : 'ok  '}  n8n ${r.version.padEnd(7)} ${r.name.padEnd(11)} ${r.passed} passed, ${r.failed} failed  (${r.seconds.toFixed(1)} s)\n`);
+	process.stdout.write('\ntimings:\n');
+	for (const [label, ms] of timings) process.stdout.write(`  ${label.padEnd(52)} ${secs(ms)}\n`);
+	process.stdout.write(`  ${'whole run'.padEnd(52)} ${secs(Date.now() - t0)}\n\n`);
+	const passed = results.reduce((n, r) => n + r.passed, 0);
+	const failed = results.reduce((n, r) => n + r.failed, 0);
+	process.stdout.write(`${passed} passed, ${failed} failed\n`);
+	process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+	process.stderr.write(`[e2e] ${e?.stack || e}\n`);
+	process.stdout.write('0 passed, 1 failed\n');
+	process.exit(1);
+});
