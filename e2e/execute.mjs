@@ -6,6 +6,7 @@
 //   node e2e/execute.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
 import { linearWorkflow, manualTrigger, node, rubika } from './lib/workflow-builder.mjs';
+import { BAD_TOKEN_CREDENTIAL } from './lib/world.mjs';
 
 const CHAIN_ID = 'e2eChainWorkflw1';
 const FAILING_ID = 'e2eFailingWorkf1';
@@ -72,7 +73,7 @@ export const test = {
 		]);
 		const badToken = linearWorkflow(BAD_TOKEN_ID, 'E2E: send with a bad token', [
 			manualTrigger('Start'),
-			node('Send with a bad token', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: chat, text: 'hi' }, { credential: { id: 'rubikaBadToken01', name: 'Rubika (bad token)' } }),
+			node('Send with a bad token', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: chat, text: 'hi' }, { credential: BAD_TOKEN_CREDENTIAL }),
 		]);
 		return [chain, failing, badToken];
 	},
@@ -80,64 +81,74 @@ export const test = {
 	async run(world, t) {
 		const { admin, demo } = world;
 		const chat = demo.users.sara.chat_id;
-		await admin.clearRequests();
-
-		const r = await world.execute(CHAIN_ID);
-		if (!t.check('the chain runs with n8n execute and exits 0', r.ok && r.code === 0, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : `exit ${r.code}\n${(r.stdout + r.stderr).slice(-3000)}`)) return;
-
-		const [sent] = r.output('Send with keypads');
-		t.check('Send Text returns the message id (a string) and the chat id', typeof sent?.message_id === 'string' && /^\d+$/.test(sent.message_id) && sent.chat_id === chat, sent);
-		t.has('Edit Text returns the chat and message ids', r.output('Edit the text')[0], { chat_id: chat, message_id: sent?.message_id });
-		const [uploaded] = r.output('Upload');
-		t.has('Upload returns a file id, name, size, type and MIME type', uploaded, {
-			file_name: 'orders.csv',
-			size: Buffer.byteLength(REPORT),
-			type: 'File',
+		await t.step('the chain', async () => {
+			await admin.clearRequests();
+			await chainChecks(world, t, chat);
 		});
-		const [fileMessage] = r.output('Send the file');
-		t.has('Send File (by file id) returns the message and the file id', fileMessage, { chat_id: chat, file_id: uploaded?.file_id });
-		const [download] = r.output('Download it back');
-		t.check(
-			'Download returns the file id, name and size',
-			download?.file_id === uploaded?.file_id && download?.file_name === 'orders.csv' && Number(download?.size) === Buffer.byteLength(REPORT),
-			download,
-		);
-		const binary = r.runData['Download it back']?.[0]?.data?.main?.[0]?.[0]?.binary?.copy;
-		t.check('Download puts the file into the binary field asked for', binary?.fileName === 'orders.csv' && /text\/plain/.test(binary?.mimeType ?? ''), binary && { fileName: binary.fileName, mimeType: binary.mimeType });
-		t.eq('the downloaded bytes are the uploaded ones', r.output('Read the copy')[0]?.text, REPORT);
-		t.has('Delete returns deleted: true', r.output('Delete the text')[0], { chat_id: chat, message_id: sent?.message_id, deleted: true });
-
-		// What the sandbox saw and holds now.
-		const calls = (await admin.requests()).map((q) => q.method);
-		t.eq('the sandbox saw the calls in order', calls, ['sendMessage', 'editMessageText', 'requestSendFile', 'upload', 'sendFile', 'getFile', 'download', 'deleteMessage']);
-		const [sendReq] = await admin.requests('sendMessage');
-		t.eq(
-			'sendMessage carried the inline keypad and Markdown as metadata',
-			{ keypad: sendReq?.body?.inline_keypad?.rows?.[0]?.buttons?.map((b) => b.id), text: sendReq?.body?.text, parts: sendReq?.body?.metadata?.meta_data_parts?.map((p) => p.type) },
-			{ keypad: ['picked', 'later'], text: 'Order #42 is ready', parts: ['Bold', 'Italic'] },
-		);
-		const chatState = await admin.chat(chat);
-		t.eq('the chat keypad is set on the chat', chatState.chat_keypad?.rows?.map((row) => row.buttons.map((b) => b.id)), [['menu'], ['help']]);
-		const messages = await admin.messages(chat);
-		t.check('the text message is gone (deleted)', !messages.some((m) => m.message_id === sent?.message_id));
-		const fileMsg = messages.find((m) => m.message_id === fileMessage?.message_id);
-		t.check('the file message is in the chat with its caption', fileMsg?.file?.file_id === uploaded?.file_id && fileMsg?.text === 'Orders of today', fileMsg);
-
-		// A failing workflow: n8n execute must exit non-zero and show what Rubika said.
-		const f = await world.execute(FAILING_ID);
-		const printed = `${f.stdout}\n${f.stderr}`;
-		const [failedReq] = (await admin.requests('editMessageText')).slice(-1);
-		t.check('a failing workflow exits non-zero', f.code !== 0 && f.code !== null, `exit ${f.code}`);
-		t.check('the failure names the failing node', f.lastNodeExecuted === 'Edit a missing message' || printed.includes('Edit a missing message'));
-		t.check("n8n prints Rubika's status (INVALID_INPUT)", /INVALID_INPUT/.test(printed), printed.slice(-1500));
-		t.check("n8n prints Rubika's dev_message", !!failedReq && failedReq.status === 'INVALID_INPUT' && /message/i.test(printed), failedReq);
-		t.note(`error shown: ${String(f.error?.message ?? '').slice(0, 200)} | ${String(f.error?.description ?? '').slice(0, 200)}`);
-
-		const b = await world.execute(BAD_TOKEN_ID);
-		const printedB = `${b.stdout}\n${b.stderr}`;
-		t.check('a workflow with a rejected token exits non-zero', b.code !== 0 && b.code !== null, `exit ${b.code}`);
-		t.check('… and says the token was rejected, without printing it', /token/i.test(printedB) && !printedB.includes('B'.repeat(20)), printedB.slice(-800));
+		await t.step('failing workflows', async () => failureChecks(world, t));
 	},
 };
+
+async function chainChecks(world, t, chat) {
+	const { admin } = world;
+	const r = await world.execute(CHAIN_ID);
+	if (!t.check('the chain runs with n8n execute and exits 0', r.ok && r.code === 0, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : `exit ${r.code}\n${(r.stdout + r.stderr).slice(-3000)}`)) return;
+
+	const [sent] = r.output('Send with keypads');
+	t.check('Send Text returns the message id (a string) and the chat id', typeof sent?.message_id === 'string' && /^\d+$/.test(sent.message_id) && sent.chat_id === chat, sent);
+	t.has('Edit Text returns the chat and message ids', r.output('Edit the text')[0], { chat_id: chat, message_id: sent?.message_id });
+	const [uploaded] = r.output('Upload');
+	t.has('Upload returns a file id, name, size, type and MIME type', uploaded, {
+		file_name: 'orders.csv',
+		size: Buffer.byteLength(REPORT),
+		type: 'File',
+	});
+	const [fileMessage] = r.output('Send the file');
+	t.has('Send File (by file id) returns the message and the file id', fileMessage, { chat_id: chat, file_id: uploaded?.file_id });
+	const [download] = r.output('Download it back');
+	t.check(
+		'Download returns the file id, name and size',
+		download?.file_id === uploaded?.file_id && download?.file_name === 'orders.csv' && Number(download?.size) === Buffer.byteLength(REPORT),
+		download,
+	);
+	const binary = r.runData['Download it back']?.[0]?.data?.main?.[0]?.[0]?.binary?.copy;
+	t.check('Download puts the file into the binary field asked for', binary?.fileName === 'orders.csv' && /text\/plain/.test(binary?.mimeType ?? ''), binary && { fileName: binary.fileName, mimeType: binary.mimeType });
+	t.eq('the downloaded bytes are the uploaded ones', r.output('Read the copy')[0]?.text, REPORT);
+	t.has('Delete returns deleted: true', r.output('Delete the text')[0], { chat_id: chat, message_id: sent?.message_id, deleted: true });
+
+	// What the sandbox saw and holds now.
+	const calls = (await admin.requests()).map((q) => q.method);
+	t.eq('the sandbox saw the calls in order', calls, ['sendMessage', 'editMessageText', 'requestSendFile', 'upload', 'sendFile', 'getFile', 'download', 'deleteMessage']);
+	const [sendReq] = await admin.requests('sendMessage');
+	t.eq(
+		'sendMessage carried the inline keypad and Markdown as metadata',
+		{ keypad: sendReq?.body?.inline_keypad?.rows?.[0]?.buttons?.map((b) => b.id), text: sendReq?.body?.text, parts: sendReq?.body?.metadata?.meta_data_parts?.map((p) => p.type) },
+		{ keypad: ['picked', 'later'], text: 'Order #42 is ready', parts: ['Bold', 'Italic'] },
+	);
+	const chatState = await admin.chat(chat);
+	t.eq('the chat keypad is set on the chat', chatState.chat_keypad?.rows?.map((row) => row.buttons.map((b) => b.id)), [['menu'], ['help']]);
+	const messages = await admin.messages(chat);
+	t.check('the text message is gone (deleted)', !messages.some((m) => m.message_id === sent?.message_id));
+	const fileMsg = messages.find((m) => m.message_id === fileMessage?.message_id);
+	t.check('the file message is in the chat with its caption', fileMsg?.file?.file_id === uploaded?.file_id && fileMsg?.text === 'Orders of today', fileMsg);
+}
+
+async function failureChecks(world, t) {
+	const { admin } = world;
+	// A failing workflow: n8n execute must exit non-zero and show what Rubika said.
+	const f = await world.execute(FAILING_ID);
+	const printed = `${f.stdout}\n${f.stderr}`;
+	const [failedReq] = (await admin.requests('editMessageText')).slice(-1);
+	t.check('a failing workflow exits non-zero', f.code !== 0 && f.code !== null, `exit ${f.code}`);
+	t.check('the failure names the failing node', f.lastNodeExecuted === 'Edit a missing message' || printed.includes('Edit a missing message'));
+	t.check("n8n prints Rubika's status (INVALID_INPUT)", /INVALID_INPUT/.test(printed), printed.slice(-1500));
+	t.check("n8n prints Rubika's dev_message", !!failedReq && failedReq.status === 'INVALID_INPUT' && /message/i.test(printed), failedReq);
+	t.note(`error shown: ${String(f.error?.message ?? '').slice(0, 200)} | ${String(f.error?.description ?? '').slice(0, 200)}`);
+
+	const b = await world.execute(BAD_TOKEN_ID);
+	const printedB = `${b.stdout}\n${b.stderr}`;
+	t.check('a workflow with a rejected token exits non-zero', b.code !== 0 && b.code !== null, `exit ${b.code}`);
+	t.check('… and says the token was rejected, without printing it', /token/i.test(printedB) && !printedB.includes('B'.repeat(20)), printedB.slice(-800));
+}
 
 if (isMain(import.meta.url)) await runStandalone(test);

@@ -6,9 +6,8 @@
 //
 //   node e2e/polling.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { withFastPolls } from './lib/examples.mjs';
 import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from './lib/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
+import { EXAMPLE_CREDENTIAL, withFastPolls } from './lib/examples.mjs';
 import { nodeFullItems } from './lib/world.mjs';
 
 const ID = 'e2ePollingWflow1';

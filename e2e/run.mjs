@@ -68,6 +68,7 @@ async function main() {
 		}
 	}
 
+	pack.cleanup();
 	process.stdout.write('\n=== summary ===\n');
 	for (const r of results) process.stdout.write(`${r.failed ? 'FAIL' : 'ok  '}  n8n ${r.version.padEnd(7)} ${r.name.padEnd(11)} ${r.passed} passed, ${r.failed} failed  (${r.seconds.toFixed(1)} s)\n`);
 	process.stdout.write('\ntimings:\n');

@@ -133,9 +133,10 @@ export async function runStandalone(test) {
 	const version = opts.versions[0] ?? process.env.RUBIKA_N8N_VERSION;
 	const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 	let world;
+	let pack;
 	let result = { passed: 0, failed: 1 };
 	try {
-		const pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
+		pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
 		world = await createWorld({ version, pack, workflows: (demo) => test.workflows?.(demo) ?? [], log: say });
 		result = await runTest(test, world, { prefix: '' });
 	} catch (e) {
@@ -146,6 +147,7 @@ export async function runStandalone(test) {
 			await world.close({ keep });
 			if (keep) say(`work folder kept: ${world.workDir}`);
 		}
+		pack?.cleanup();
 	}
 	process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
 	process.exit(result.failed ? 1 : 0);

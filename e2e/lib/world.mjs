@@ -36,7 +36,7 @@ export async function packOnce({ build = true, destDir, tgz = process.env.RUBIKA
 		if (listing.status !== 0) throw new Error(`cannot read ${tgz}: ${listing.stderr}`);
 		const files = listing.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
 		log(`using ${tgz}`);
-		return { tgz, files };
+		return { tgz, files, cleanup: () => {} };
 	}
 	if (build) {
 		const t = Date.now();
@@ -44,8 +44,12 @@ export async function packOnce({ build = true, destDir, tgz = process.env.RUBIKA
 		if (!b.ok) throw new Error(`npm run build failed:\n${b.output.trim().split('\n').slice(-30).join('\n')}`);
 		log(`built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 	}
+	const own = !destDir;
 	destDir = destDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-e2e-pack-'));
-	return await n8n.packPackage({ destDir });
+	const pack = await n8n.packPackage({ destDir });
+	/** Removes the tarball's temp folder (only one packOnce made itself). */
+	pack.cleanup = () => own && fs.rmSync(destDir, { recursive: true, force: true });
+	return pack;
 }
 
 /**
