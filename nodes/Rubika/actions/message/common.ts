@@ -1,0 +1,103 @@
+/**
+ * Fields and readers shared by the Message operations: the chat and message id fields, and the options
+ * every send method accepts (disable notification, reply to, inline keypad, chat keypad). Send File can
+ * use the same pieces, so all send operations look and behave alike.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { chatKeypadProperties, inlineKeypadProperties, readChatKeypad, readInlineKeypad } from '../../helpers/sendOptions';
+import { optionalId, requireId } from '../../helpers/params';
+
+export const CHAT_ID_FIELD = 'Chat ID';
+export const MESSAGE_ID_FIELD = 'Message ID';
+export const REPLY_TO_FIELD = 'Reply To Message ID';
+
+export function chatIdProperty(description = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)'): INodeProperties {
+	return {
+		displayName: 'Chat ID',
+		name: 'chatId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'b0…',
+		description,
+	};
+}
+
+export function messageIdProperty(description: string): INodeProperties {
+	return {
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '1234567890123456789',
+		description,
+	};
+}
+
+export function readChatId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'chatId', itemIndex, CHAT_ID_FIELD);
+}
+
+export function readMessageId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'messageId', itemIndex, MESSAGE_ID_FIELD);
+}
+
+/** The "Send Options" collection: what every send method takes besides its content and keypads. */
+export const sendOptionsProperty: INodeProperties = {
+	displayName: 'Send Options',
+	name: 'sendOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Disable Notification',
+			name: 'disableNotification',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the message arrives silently, without a notification sound',
+		},
+		{
+			displayName: 'Reply To Message ID',
+			name: 'replyToMessageId',
+			type: 'string',
+			default: '',
+			description: 'ID of a message in the same chat that this message answers',
+		},
+	],
+};
+
+/**
+ * Reads the Send Options collection into request fields. Only what the user set is sent, so the API's
+ * defaults apply otherwise; `disable_notification` goes out as a boolean, the reply id as a string.
+ */
+export function readSendOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = context.getNodeParameter('sendOptions', itemIndex, {}) as IDataObject;
+	const fields: IDataObject = {};
+	if (options.disableNotification !== undefined) {
+		fields.disable_notification = options.disableNotification === true || options.disableNotification === 'true';
+	}
+	const replyTo = optionalId(context, 'sendOptions.replyToMessageId', itemIndex, REPLY_TO_FIELD);
+	if (replyTo !== undefined) fields.reply_to_message_id = replyTo;
+	return fields;
+}
+
+/** Inline keypad, chat keypad and Send Options, in the order they appear under a send operation's content. */
+export function sendExtrasProperties(): INodeProperties[] {
+	return [...inlineKeypadProperties(), ...chatKeypadProperties(), sendOptionsProperty];
+}
+
+/**
+ * Reads everything `sendExtrasProperties` offers into request fields, validated before anything is sent:
+ * `inline_keypad`, `chat_keypad` + `chat_keypad_type`, `disable_notification`, `reply_to_message_id`.
+ */
+export function readSendExtras(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fields: IDataObject = {};
+	const inlineKeypad = readInlineKeypad.call(context, itemIndex);
+	if (inlineKeypad) fields.inline_keypad = inlineKeypad as unknown as IDataObject;
+	Object.assign(fields, readChatKeypad.call(context, itemIndex));
+	Object.assign(fields, readSendOptions(context, itemIndex));
+	return fields;
+}

@@ -1,0 +1,30 @@
+import type { RubikaOperation, RubikaResource } from '../types';
+import { deleteMessage } from './deleteMessage.operation';
+import { editMessageKeypad } from './editMessageKeypad.operation';
+import { editMessageText } from './editMessageText.operation';
+import { forwardMessage } from './forwardMessage.operation';
+import { sendContact } from './sendContact.operation';
+import { sendFile } from './sendFile.operation';
+import { sendLocation } from './sendLocation.operation';
+import { sendMessage } from './sendMessage.operation';
+import { sendPoll } from './sendPoll.operation';
+
+const operations: RubikaOperation[] = [
+	sendMessage,
+	sendPoll,
+	sendLocation,
+	sendContact,
+	sendFile,
+	forwardMessage,
+	editMessageText,
+	editMessageKeypad,
+	deleteMessage,
+];
+
+export const messageResource: RubikaResource = {
+	value: 'message',
+	name: 'Message',
+	description: 'Send, forward, edit and delete messages',
+	// Alphabetical in the Operation dropdown, as everywhere in the node.
+	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
+};

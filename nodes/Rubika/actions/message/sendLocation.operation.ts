@@ -1,0 +1,69 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { InputError } from '../../../shared/errors';
+import { callRubika } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
+import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+
+export const sendLocation: RubikaOperation = {
+	value: 'sendLocation',
+	name: 'Send Location',
+	action: 'Send a location',
+	description: 'Send a point on the map (sendLocation)',
+	properties: [
+		chatIdProperty(),
+		{
+			displayName: 'Latitude',
+			name: 'latitude',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '35.6892',
+			description: 'Degrees north (positive) or south (negative), from -90 to 90, with a dot for decimals',
+		},
+		{
+			displayName: 'Longitude',
+			name: 'longitude',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '51.3890',
+			description: 'Degrees east (positive) or west (negative), from -180 to 180, with a dot for decimals',
+		},
+		...sendExtrasProperties(),
+	],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const chatId = readChatId(this, itemIndex);
+		const latitude = readCoordinate(this.getNodeParameter('latitude', itemIndex, '') as unknown, 'Latitude', 90);
+		const longitude = readCoordinate(this.getNodeParameter('longitude', itemIndex, '') as unknown, 'Longitude', 180);
+		const body: IDataObject = { chat_id: chatId, latitude, longitude, ...readSendExtras(this, itemIndex) };
+		const data = await callRubika(this, 'sendLocation', body, { itemIndex });
+		return { ...data, chat_id: chatId };
+	},
+};
+
+/**
+ * Rubika types coordinates as strings (facts §2). The user's digits are kept as written (no rounding
+ * through a float); numbers from expressions are written out without exponent notation.
+ */
+export function readCoordinate(value: unknown, field: string, bound: number): string {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) throw new InputError(field, `must be a number, got ${value}`);
+		text = /e/i.test(String(value)) ? value.toFixed(12).replace(/\.?0+$/, '') : String(value);
+	} else if (typeof value === 'string') {
+		text = value.trim();
+	} else if (value === undefined || value === null) {
+		text = '';
+	} else {
+		throw new InputError(field, `must be a number, got ${JSON.stringify(value)}`);
+	}
+	if (text === '') throw new InputError(field, 'is required');
+	if (!/^-?\d+(\.\d+)?$/.test(text)) {
+		throw new InputError(field, `must be a decimal number such as 35.6892 (with a dot), got "${text}"`);
+	}
+	if (Math.abs(Number(text)) > bound) {
+		throw new InputError(field, `must be between -${bound} and ${bound}, got ${text}`);
+	}
+	return text;
+}

@@ -1,0 +1,344 @@
+/**
+ * n8n binary data ⇄ Rubika files, shared by Message → Send File and File → Upload / Download.
+ *
+ * Uploads never build a second whole-file copy: binary data n8n keeps on disk (or in another store) is
+ * streamed from there, chunk by chunk, once per upload attempt; binary data held in memory is decoded once
+ * into a Buffer whose slices (views, not copies) go out. Downloads stream straight into n8n's binary store.
+ */
+import type { IBinaryData, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { InputError } from '../../shared/errors';
+import { callRubika, streamFromRubika, uploadToRubika } from '../../shared/transport';
+import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
+import type { FileType } from '../../shared/types';
+import { toNodeInputError } from './sendOptions';
+
+export const BINARY_FIELD = 'Input Binary Field';
+export const FILE_TYPE_FIELD = 'File Type';
+export const FILE_NAME_FIELD = 'File Name';
+
+/** Bytes per chunk handed to the HTTP client; small enough to keep memory flat, big enough to be cheap. */
+const CHUNK_BYTES = 256 * 1024;
+
+/** A file ready to upload: its size is exact (it becomes the Content-Length) and `content` can be replayed. */
+export interface UploadSource {
+	fileName: string;
+	mimeType: string;
+	size: number;
+	/** Starts a fresh pass over the bytes; called once per upload attempt. */
+	content: () => AsyncIterable<Uint8Array>;
+	/** Whether the bytes are streamed from n8n's binary store rather than taken from memory. */
+	streamed: boolean;
+}
+
+export function binaryPropertyField(description: string): INodeProperties {
+	return {
+		displayName: BINARY_FIELD,
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		placeholder: 'data',
+		description,
+	};
+}
+
+const FILE_TYPE_DESCRIPTIONS: Record<FileType, string> = {
+	File: 'A document, shown with its name; up to 50 MB',
+	Image: 'A photo (JPEG, PNG, WebP or GIF); up to 10 MB',
+	Video: 'An MP4 video; up to 50 MB',
+	Gif: 'An animation: a silent MP4 video, not a .gif image',
+	Music: 'An MP3 track with a player',
+	Voice: 'A voice message',
+};
+
+export function fileTypeField(): INodeProperties {
+	const options: INodePropertyOptions[] = [
+		{
+			name: 'Auto-Detect From MIME Type',
+			value: 'auto',
+			description:
+				'Image for JPEG, PNG, WebP and GIF; Video for MP4; Music for MP3 (audio/mpeg); Voice for OGG; File for everything else',
+		},
+		...[...FILE_TYPES]
+			.sort((a, b) => a.localeCompare(b))
+			.map((type) => ({ name: type, value: type, description: FILE_TYPE_DESCRIPTIONS[type] })),
+	];
+	return {
+		displayName: FILE_TYPE_FIELD,
+		name: 'fileType',
+		type: 'options',
+		options,
+		default: 'auto',
+		description: 'How Rubika shows the file. Each type has its own size limit, checked before anything is uploaded.',
+	};
+}
+
+/** How Rubika should show a file of this MIME type. Rubika's "Gif" is a silent MP4, so a .gif is an Image. */
+export function inferFileType(mimeType: string | undefined): FileType {
+	const type = (mimeType ?? '').split(';')[0].trim().toLowerCase();
+	switch (type) {
+		case 'image/jpeg':
+		case 'image/jpg':
+		case 'image/pjpeg':
+		case 'image/png':
+		case 'image/webp':
+		case 'image/gif':
+			return 'Image';
+		case 'video/mp4':
+			return 'Video';
+		case 'audio/mpeg':
+		case 'audio/mp3':
+			return 'Music';
+		case 'audio/ogg':
+			return 'Voice';
+		default:
+			return 'File';
+	}
+}
+
+/** The File Type parameter: 'auto' infers from the MIME type; anything else must be a Rubika file type. */
+export function readFileType(context: IExecuteFunctions, itemIndex: number, mimeType: string): FileType {
+	const chosen = String(context.getNodeParameter('fileType', itemIndex, 'auto') ?? 'auto').trim();
+	if (chosen === '' || chosen.toLowerCase() === 'auto') return inferFileType(mimeType);
+	const match = FILE_TYPES.find((type) => type.toLowerCase() === chosen.toLowerCase());
+	if (!match) throw new InputError(FILE_TYPE_FIELD, `must be auto or one of ${FILE_TYPES.join(', ')}; got "${chosen}"`);
+	return match;
+}
+
+/**
+ * Finds the binary property of the item and describes it without reading it: the size comes from the
+ * store's metadata (disk) or from the base64 length (memory), so a too-large file costs nothing.
+ */
+export async function readUploadSource(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	fileNameOverride?: string,
+): Promise<UploadSource> {
+	const name = (propertyName ?? '').trim();
+	if (name === '') throw new InputError(BINARY_FIELD, 'is required: the name of the binary field holding the file, e.g. data');
+	const item = context.getInputData()[itemIndex];
+	const binary: IBinaryData | undefined = item?.binary?.[name];
+	if (!binary) {
+		const present = Object.keys(item?.binary ?? {});
+		throw new InputError(
+			BINARY_FIELD,
+			present.length > 0
+				? `the item has no binary field "${name}"; it has ${present.map((key) => `"${key}"`).join(', ')}`
+				: `the item has no binary field "${name}" (it carries no binary data at all; read or download a file in an earlier node)`,
+		);
+	}
+	const mimeType = (binary.mimeType ?? '').trim() || 'application/octet-stream';
+	const fileName = (fileNameOverride ?? '').trim() || binary.fileName || defaultFileName(binary);
+	const id = binary.id;
+	if (id) {
+		const metadata = await context.helpers.getBinaryMetadata(id);
+		const size = Number.isFinite(metadata?.fileSize) ? metadata.fileSize : Number(binary.bytes);
+		if (!Number.isFinite(size)) throw new InputError(BINARY_FIELD, `the size of the file in "${name}" is unknown`);
+		return {
+			fileName,
+			mimeType,
+			size,
+			streamed: true,
+			content: async function* () {
+				// A new read stream per attempt: a stream that was half sent cannot be rewound.
+				yield* (await context.helpers.getBinaryStream(id, CHUNK_BYTES)) as AsyncIterable<Uint8Array>;
+			},
+		};
+	}
+	// In memory n8n keeps base64 text; its decoded length is known without decoding it.
+	const size = Buffer.byteLength(binary.data ?? '', 'base64');
+	let decoded: Promise<Buffer> | undefined;
+	return {
+		fileName,
+		mimeType,
+		size,
+		streamed: false,
+		content: async function* () {
+			// Decoded once, on the first attempt, and kept for retries; only views of it are handed out.
+			decoded ??= context.helpers.getBinaryDataBuffer(itemIndex, name);
+			const buffer = await decoded;
+			if (buffer.length !== size) {
+				throw new NodeOperationError(context.getNode(), `The binary field "${name}" holds ${buffer.length} bytes, not the ${size} it announced`, {
+					itemIndex,
+				});
+			}
+			for (let offset = 0; offset < buffer.length; offset += CHUNK_BYTES) {
+				yield buffer.subarray(offset, offset + CHUNK_BYTES);
+			}
+		},
+	};
+}
+
+function defaultFileName(binary: IBinaryData): string {
+	const extension = (binary.fileExtension ?? '').replace(/^\.+/, '').trim();
+	return extension ? `file.${extension}` : 'file';
+}
+
+/** Refuses a file above the documented limit of its type, before any request goes out. */
+export function assertWithinSizeLimit(size: number, type: FileType, fileName: string): void {
+	const limit = FILE_SIZE_LIMITS[type];
+	if (size <= limit) return;
+	const hint =
+		type === 'Image' && size <= FILE_SIZE_LIMITS.File
+			? ` Choose File Type "File" to send it as a document (up to ${formatBytes(FILE_SIZE_LIMITS.File)}).`
+			: '';
+	throw new InputError(
+		BINARY_FIELD,
+		`"${fileName}" is ${formatBytes(size)} (${size} bytes), more than the ${formatBytes(limit)} Rubika accepts for type ${type}.${hint}`,
+	);
+}
+
+export function formatBytes(bytes: number): string {
+	if (bytes < 1024) return `${bytes} B`;
+	if (bytes < 1024 * 1024) return `${trimNumber(bytes / 1024)} KB`;
+	return `${trimNumber(bytes / (1024 * 1024))} MB`;
+}
+
+function trimNumber(value: number): string {
+	return value.toFixed(2).replace(/\.?0+$/, '');
+}
+
+/**
+ * requestSendFile + POST to the upload address → file_id. The transport retries transient faults on the same
+ * address. If a retry finds the address used up (an earlier attempt got through but its answer was lost),
+ * one fresh address is requested and the file is sent once more.
+ */
+export async function uploadFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	source: UploadSource,
+	type: FileType,
+): Promise<string> {
+	const file = { fileName: source.fileName, mimeType: source.mimeType, size: source.size, content: source.content };
+	const uploadOnce = async () => {
+		const { upload_url: uploadUrl } = await callRubika(context, 'requestSendFile', { type }, { itemIndex });
+		if (typeof uploadUrl !== 'string' || uploadUrl.trim() === '') {
+			throw new NodeOperationError(context.getNode(), 'Rubika requestSendFile answered without an upload_url', { itemIndex });
+		}
+		return await uploadToRubika(context, uploadUrl, file, { itemIndex });
+	};
+	let result;
+	try {
+		result = await uploadOnce();
+	} catch (error) {
+		if (!addressUsedUpByLostAnswer(error)) throw toNodeInputError(context.getNode(), error, itemIndex);
+		context.logger?.debug('Rubika upload: the upload address was used up by an attempt whose answer was lost; requesting a new one');
+		result = await uploadOnce();
+	}
+	const fileId = result?.file_id;
+	if (fileId === undefined || fileId === null || String(fileId) === '') {
+		throw new NodeOperationError(context.getNode(), 'The Rubika upload answered without a file_id', { itemIndex });
+	}
+	return String(fileId);
+}
+
+/** A refusal on a retried upload: the first attempt may have used the single-use address. */
+function addressUsedUpByLostAnswer(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const details = (error as unknown as { errorResponse?: Record<string, unknown> }).errorResponse;
+	return details?.method === 'upload' && details.status === 'INVALID_INPUT' && Number(details.attempts) > 1;
+}
+
+export interface DownloadedFile {
+	binary: IBinaryData;
+	downloadUrl: string;
+}
+
+/**
+ * getFile + GET → n8n binary data, streamed into n8n's store (to disk in filesystem mode) instead of being
+ * collected here first. Name and MIME type: the user's, else the download's headers, else the URL.
+ */
+export async function downloadFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fileId: string,
+	overrides: { fileName?: string; mimeType?: string } = {},
+): Promise<DownloadedFile> {
+	const downloadUrl = await getDownloadUrl(context, itemIndex, fileId);
+	const binary = await streamFromRubika(
+		context,
+		downloadUrl,
+		async (body, headers) => {
+			const fileName =
+				overrides.fileName?.trim() ||
+				fileNameFromDisposition(headerValue(headers['content-disposition'])) ||
+				fileNameFromUrl(downloadUrl) ||
+				fileId;
+			const mimeType =
+				overrides.mimeType?.trim() ||
+				headerValue(headers['content-type'])?.split(';')[0].trim() ||
+				'application/octet-stream';
+			const stored = await context.helpers.prepareBinaryData(body, fileName, mimeType);
+			return { result: stored, bytes: stored.bytes };
+		},
+		{ itemIndex },
+	);
+	return { binary, downloadUrl };
+}
+
+export async function getDownloadUrl(context: IExecuteFunctions, itemIndex: number, fileId: string): Promise<string> {
+	const { download_url: downloadUrl } = await callRubika(context, 'getFile', { file_id: fileId }, { itemIndex });
+	if (typeof downloadUrl !== 'string' || downloadUrl.trim() === '') {
+		throw new NodeOperationError(context.getNode(), `Rubika getFile gave no download_url for file ${fileId}`, { itemIndex });
+	}
+	return downloadUrl;
+}
+
+function headerValue(value: unknown): string | undefined {
+	const first = Array.isArray(value) ? value[0] : value;
+	return typeof first === 'string' && first.trim() !== '' ? first : undefined;
+}
+
+/**
+ * The file name of a Content-Disposition header: RFC 6266/5987 `filename*=UTF-8''…` wins over `filename=`,
+ * which may be quoted (with backslash escapes) or a bare token.
+ */
+export function fileNameFromDisposition(header: string | undefined): string | undefined {
+	if (!header) return undefined;
+	let plain: string | undefined;
+	let extended: string | undefined;
+	const pattern = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+	for (let match = pattern.exec(header); match; match = pattern.exec(header)) {
+		const key = match[1].toLowerCase();
+		const value = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? '').trim();
+		if (key === 'filename*') extended = decodeExtendedValue(value);
+		else if (key === 'filename') plain = value;
+	}
+	return cleanFileName(extended ?? plain);
+}
+
+/** `charset'language'percent-encoded` → text; undefined when it cannot be read. */
+function decodeExtendedValue(value: string): string | undefined {
+	const match = /^([^']*)'[^']*'(.*)$/.exec(value);
+	if (!match) return undefined;
+	const charset = match[1].trim().toLowerCase();
+	try {
+		if (charset === 'utf-8' || charset === 'utf8' || charset === '') return decodeURIComponent(match[2]);
+		if (charset === 'iso-8859-1' || charset === 'latin1') {
+			return match[2].replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+		}
+	} catch {
+		return undefined;
+	}
+	return undefined;
+}
+
+/** The last path segment of the address, when it looks like a file name. */
+function fileNameFromUrl(address: string): string | undefined {
+	try {
+		const segments = new URL(address).pathname.split('/').filter((part) => part !== '');
+		const last = segments.at(-1);
+		return last && last.includes('.') ? cleanFileName(decodeURIComponent(last)) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Only the base name: a header must not be able to place the file in another directory. */
+function cleanFileName(name: string | undefined): string | undefined {
+	const base = name?.split(/[\\/]/).at(-1)?.trim();
+	return base && base !== '.' && base !== '..' ? base : undefined;
+}
