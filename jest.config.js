@@ -6,5 +6,6 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
+	setupFiles: ['<rootDir>/test/setup/env.js'],
 	testTimeout: 60000,
 };
