@@ -28,7 +28,7 @@ export const sendMessage: RubikaOperation = {
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'text');
-		// Markdown markers alone ("****" is literal, but "** **" is not) could leave nothing to send.
+		// Markdown can leave nothing to send: a lone "> " quote marker or an empty ``` block.
 		if (text.trim() === '') throw new InputError('Text', 'is required');
 		const body: IDataObject = { chat_id: chatId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
