@@ -166,6 +166,11 @@ describe('Message → Edit Text', () => {
 	test.each<RefusalCase>([
 		['text of only spaces', { text: ' ' }, 'Text: is required [item 0]'],
 		[
+			'Markdown that leaves no text',
+			{ text: '```\n```', formatting: 'markdown' },
+			'Text: is empty once the Markdown markers are removed; write some text or choose Formatting "None" [item 0]',
+		],
+		[
 			'a formatting part longer than the new text',
 			{ text: 'ok', formatting: 'json', metadataJson: '[{"type": "Bold", "from_index": 0, "length": 3}]' },
 			'Formatting (JSON): part 1: from_index 0 + length 3 = 3 goes past the end of the text, which is 2 UTF-16 code units long (emoji count 2) [item 0]',

@@ -341,7 +341,12 @@ describe('Message → Send Text: input refused before sending', () => {
 		['a chat id that resolves to nothing', { chatId: '={{ $json.nothing }}' }, 'Chat ID: is required [item 0]'],
 		['a chat id with a space', { chatId: 'b0 abc' }, 'Chat ID: must be a single ID without spaces, got "b0 abc" [item 0]'],
 		['text of only spaces', { text: '   ' }, 'Text: is required [item 0]'],
-		['Markdown that leaves no text', { text: '> ', formatting: 'markdown' }, 'Text: is required [item 0]'],
+		[
+			'Markdown that leaves no text',
+			{ text: '> ', formatting: 'markdown' },
+			'Text: is empty once the Markdown markers are removed; write some text or choose Formatting "None" [item 0]',
+		],
+		['empty text with Markdown', { text: ' ', formatting: 'markdown' }, 'Text: is required [item 0]'],
 		[
 			'a reply id with a space',
 			{ sendOptions: { replyToMessageId: '12 34' } },

@@ -418,36 +418,59 @@ interface BuilderPart {
 /**
  * Reads a text parameter with its formatting. Markdown is converted (text without markers + parts);
  * builder and JSON parts are checked against the text. `metadata` is only present when there are parts.
+ * With `requiredField` (the field's display name) text that ends up empty is refused, in words that say
+ * whether it was left empty or the Markdown conversion emptied it.
  */
 export function readFormattedText(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	textParameterName = 'text',
+	options: { requiredField?: string } = {},
 ): { text: string; metadata?: { meta_data_parts: MetadataPart[] } } {
 	const rawText = this.getNodeParameter(textParameterName, itemIndex, '') as unknown;
 	const text = rawText === undefined || rawText === null ? '' : typeof rawText === 'string' ? rawText : String(rawText);
 	const formatting = this.getNodeParameter('formatting', itemIndex, 'none') as string;
 	return withInputErrors(this, itemIndex, () => {
-		let result: { text: string; parts: MetadataPart[] };
-		if (formatting === 'markdown') {
-			result = markdownToRubika(text);
-			validateMetadataParts(result.text, result.parts, FIELD.formattingMarkdown);
-		} else if (formatting === 'builder') {
-			const value = this.getNodeParameter('formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
-			const parts = (value.part ?? []).map(fromBuilderPart);
-			validateMetadataParts(text, parts, FIELD.formattingParts);
-			result = { text, parts };
-		} else if (formatting === 'json') {
-			const parts = parseMetadataJson(this.getNodeParameter('metadataJson', itemIndex, ''), FIELD.formattingJson);
-			validateMetadataParts(text, parts, FIELD.formattingJson);
-			result = { text, parts };
-		} else {
-			return { text };
+		const formatted = applyFormatting(this, itemIndex, text, formatting);
+		if (options.requiredField !== undefined && formatted.text.trim() === '') {
+			// Markdown can leave nothing of what was typed: a lone "> " quote marker or an empty ``` block.
+			throw new InputError(
+				options.requiredField,
+				text.trim() === ''
+					? 'is required'
+					: 'is empty once the Markdown markers are removed; write some text or choose Formatting "None"',
+			);
 		}
-		return result.parts.length > 0
-			? { text: result.text, metadata: { meta_data_parts: result.parts } }
-			: { text: result.text };
+		return formatted.parts.length > 0
+			? { text: formatted.text, metadata: { meta_data_parts: formatted.parts } }
+			: { text: formatted.text };
 	});
+}
+
+/** The text as it is sent and its formatting parts, checked against that text, for the chosen Formatting. */
+function applyFormatting(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	text: string,
+	formatting: string,
+): { text: string; parts: MetadataPart[] } {
+	if (formatting === 'markdown') {
+		const converted = markdownToRubika(text);
+		validateMetadataParts(converted.text, converted.parts, FIELD.formattingMarkdown);
+		return converted;
+	}
+	if (formatting === 'builder') {
+		const value = context.getNodeParameter('formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
+		const parts = (value.part ?? []).map(fromBuilderPart);
+		validateMetadataParts(text, parts, FIELD.formattingParts);
+		return { text, parts };
+	}
+	if (formatting === 'json') {
+		const parts = parseMetadataJson(context.getNodeParameter('metadataJson', itemIndex, ''), FIELD.formattingJson);
+		validateMetadataParts(text, parts, FIELD.formattingJson);
+		return { text, parts };
+	}
+	return { text, parts: [] };
 }
 
 /** Only the target field that belongs to the part's type is sent. */

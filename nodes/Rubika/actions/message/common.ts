@@ -5,12 +5,20 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { chatKeypadProperties, inlineKeypadProperties, readChatKeypad, readInlineKeypad } from '../../helpers/sendOptions';
+import {
+	chatKeypadProperties,
+	formattingProperties,
+	inlineKeypadProperties,
+	readChatKeypad,
+	readFormattedText,
+	readInlineKeypad,
+} from '../../helpers/sendOptions';
 import { optionalId, requireId } from '../../helpers/params';
 
 export const CHAT_ID_FIELD = 'Chat ID';
 export const MESSAGE_ID_FIELD = 'Message ID';
 export const REPLY_TO_FIELD = 'Reply To Message ID';
+export const TEXT_FIELD = 'Text';
 
 export function chatIdProperty(description = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)'): INodeProperties {
 	return {
@@ -34,6 +42,27 @@ export function messageIdProperty(description: string): INodeProperties {
 		placeholder: '1234567890123456789',
 		description,
 	};
+}
+
+/** The message text and its Formatting fields (Send Text, Edit Text); read them with `readMessageText`. */
+export function messageTextProperties(description: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			required: true,
+			default: '',
+			description,
+		},
+		...formattingProperties({}, TEXT_FIELD),
+	];
+}
+
+/** The text as it is sent and its metadata; text left empty, or that Markdown leaves empty, is refused. */
+export function readMessageText(context: IExecuteFunctions, itemIndex: number) {
+	return readFormattedText.call(context, itemIndex, 'text', { requiredField: TEXT_FIELD });
 }
 
 export function readChatId(context: IExecuteFunctions, itemIndex: number): string {

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
-import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, messageIdProperty, readChatId, readMessageId } from './common';
+import { chatIdProperty, messageIdProperty, messageTextProperties, readChatId, readMessageId, readMessageText } from './common';
 
 export const editMessageText: RubikaOperation = {
 	value: 'editMessageText',
@@ -14,22 +12,12 @@ export const editMessageText: RubikaOperation = {
 	properties: [
 		chatIdProperty('Chat that holds the message'),
 		messageIdProperty('ID of the message to edit; the bot can only edit its own messages'),
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			required: true,
-			default: '',
-			description: 'The new text. Earlier formatting is dropped; set Formatting to format the new text.',
-		},
-		...formattingProperties({}, 'Text'),
+		...messageTextProperties('The new text. Earlier formatting is dropped; set Formatting to format the new text.'),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
-		const { text, metadata } = readFormattedText.call(this, itemIndex, 'text');
-		if (text.trim() === '') throw new InputError('Text', 'is required');
+		const { text, metadata } = readMessageText(this, itemIndex);
 		// metadata only when formatting produced parts: a plain edit sends exactly the documented fields.
 		const body: IDataObject = { chat_id: chatId, message_id: messageId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
-import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { chatIdProperty, messageTextProperties, readChatId, readMessageText, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendMessage: RubikaOperation = {
 	value: 'sendMessage',
@@ -13,23 +11,12 @@ export const sendMessage: RubikaOperation = {
 	description: 'Send a text message, optionally formatted and with an inline or chat keypad (sendMessage)',
 	properties: [
 		chatIdProperty(),
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			required: true,
-			default: '',
-			description: 'The message. Sent exactly as written unless Formatting says otherwise.',
-		},
-		...formattingProperties({}, 'Text'),
+		...messageTextProperties('The message. Sent exactly as written unless Formatting says otherwise.'),
 		...sendExtrasProperties(),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
-		const { text, metadata } = readFormattedText.call(this, itemIndex, 'text');
-		// Markdown can leave nothing to send: a lone "> " quote marker or an empty ``` block.
-		if (text.trim() === '') throw new InputError('Text', 'is required');
+		const { text, metadata } = readMessageText(this, itemIndex);
 		const body: IDataObject = { chat_id: chatId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, readSendExtras(this, itemIndex));
