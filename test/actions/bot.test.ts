@@ -1,33 +1,17 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_BOT_TITLE, DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TITLE, DEMO_BOT_USERNAME } from '../../sandbox';
 import { UPDATE_ENDPOINT_TYPES } from '../../nodes/shared/types';
-import type { RunNodeOptions } from '../harness/n8n';
-import { runNode } from '../harness/n8n';
+import { useActionSandbox } from './helpers';
+import type { RefusalCase } from './helpers';
 
-let sandbox: RubikaSandbox;
+const actions = useActionSandbox('bot');
+const { run, bodies, expectRefused, refusesEach } = actions;
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
 beforeEach(() => {
-	sandbox.reset();
-	sandbox.configure({ requireHttpsEndpoints: false });
+	// Endpoints on plain http are accepted unless a test asks for Rubika's HTTPS rule.
+	actions.sandbox.configure({ requireHttpsEndpoints: false });
 });
-
-function run(parameters: RunNodeOptions['parameters'], items?: RunNodeOptions['items']) {
-	return runNode({
-		parameters: { resource: 'bot', ...parameters },
-		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-		items,
-	});
-}
-
-const bodies = (method: string) => sandbox.requestsFor(method).map((entry) => entry.body);
 
 describe('Bot → Get Info', () => {
 	test('returns the bot record', async () => {
@@ -64,7 +48,7 @@ describe('Bot → Set Commands', () => {
 			{ command: 'get_help2', description: 'Show help' },
 		];
 		expect(bodies('setCommands')).toEqual([{ bot_commands: expected }]);
-		expect(sandbox.commands()).toEqual(expected);
+		expect(actions.sandbox.commands()).toEqual(expected);
 		expect(result.items.map((item) => item.json)).toEqual([{ bot_commands: expected }]);
 	});
 
@@ -75,7 +59,7 @@ describe('Bot → Set Commands', () => {
 			commandsJson: '[{"command": "/menu", "description": "Open the menu"}]',
 		});
 		expect(asText.error).toBeUndefined();
-		expect(sandbox.commands()).toEqual([{ command: 'menu', description: 'Open the menu' }]);
+		expect(actions.sandbox.commands()).toEqual([{ command: 'menu', description: 'Open the menu' }]);
 
 		const fromExpression = await run(
 			{ operation: 'setCommands', commandsInput: 'json', commandsJson: '={{ $json.body }}' },
@@ -88,7 +72,7 @@ describe('Bot → Set Commands', () => {
 				{ command: 'Go_1', description: 'Go' },
 			],
 		});
-		expect(sandbox.commands()).toEqual([
+		expect(actions.sandbox.commands()).toEqual([
 			{ command: 'stop', description: 'Stop' },
 			{ command: 'Go_1', description: 'Go' },
 		]);
@@ -96,15 +80,15 @@ describe('Bot → Set Commands', () => {
 
 	test('an empty list clears the commands', async () => {
 		await run({ operation: 'setCommands', commandsInput: 'json', commandsJson: '[{"command": "a", "description": "A"}]' });
-		expect(sandbox.commands()).toHaveLength(1);
+		expect(actions.sandbox.commands()).toHaveLength(1);
 		const cleared = await run({ operation: 'setCommands', commandsInput: 'builder', commands: {} });
 		expect(cleared.error).toBeUndefined();
 		expect(bodies('setCommands')[1]).toEqual({ bot_commands: [] });
-		expect(sandbox.commands()).toEqual([]);
+		expect(actions.sandbox.commands()).toEqual([]);
 		expect(cleared.items[0].json).toEqual({ bot_commands: [] });
 	});
 
-	test.each([
+	const refusals: RefusalCase[] = [
 		[
 			'a space in the name',
 			{ commandsInput: 'builder', commands: { command: [{ command: 'bad name', description: 'x' }] } },
@@ -146,14 +130,8 @@ describe('Bot → Set Commands', () => {
 			{ commandsInput: 'json', commandsJson: '{"command": "start", "description": "a"}' },
 			'Commands (JSON): must be a list such as [{"command": "start", "description": "Start the bot"}] or {"bot_commands": [...]} [item 0]',
 		],
-	])('refuses %s before sending anything', async (_case, parameters, message) => {
-		const result = await run({ operation: 'setCommands', ...parameters });
-		expect(result.error?.name).toBe('NodeOperationError');
-		if (typeof message === 'string') expect(result.error?.message).toBe(message);
-		else expect(result.error?.message).toMatch(message);
-		expect(sandbox.requests).toEqual([]);
-		expect(sandbox.commands()).toEqual([]);
-	});
+	];
+	refusesEach({ operation: 'setCommands' }, refusals, () => expect(actions.sandbox.commands()).toEqual([]));
 
 	test('names the item that is wrong; earlier items went out', async () => {
 		const result = await run({ operation: 'setCommands', commandsInput: 'json', commandsJson: '={{ $json.list }}' }, [
@@ -172,7 +150,7 @@ describe('Bot → Set Endpoint', () => {
 		const result = await run({ operation: 'updateBotEndpoints', url, endpointType: type });
 		expect(result.error).toBeUndefined();
 		expect(bodies('updateBotEndpoints')).toEqual([{ url, type }]);
-		expect(sandbox.endpoints()).toEqual([expect.objectContaining({ type, url })]);
+		expect(actions.sandbox.endpoints()).toEqual([expect.objectContaining({ type, url })]);
 		expect(result.items.map((item) => item.json)).toEqual([{ status: 'Done', url, type }]);
 	});
 
@@ -183,7 +161,7 @@ describe('Bot → Set Endpoint', () => {
 	});
 
 	test('InvalidUrl becomes an error that says the URL was refused and what Rubika needs', async () => {
-		sandbox.configure({ requireHttpsEndpoints: true });
+		actions.sandbox.configure({ requireHttpsEndpoints: true });
 		const result = await run({
 			operation: 'updateBotEndpoints',
 			url: 'http://192.168.1.20:5678/webhook',
@@ -195,7 +173,7 @@ describe('Bot → Set Endpoint', () => {
 		expect(error.description).toMatch(/public HTTPS URL/);
 		expect(error.context.itemIndex).toBe(0);
 		expect(bodies('updateBotEndpoints')).toEqual([{ url: 'http://192.168.1.20:5678/webhook', type: 'ReceiveInlineMessage' }]);
-		expect(sandbox.endpoints()).toEqual([]);
+		expect(actions.sandbox.endpoints()).toEqual([]);
 		expect(result.items).toEqual([]);
 	});
 
@@ -205,9 +183,6 @@ describe('Bot → Set Endpoint', () => {
 		['example.com/hook', 'URL: "example.com/hook" is not a web address; enter a full URL such as https://example.com/rubika [item 0]'],
 		['ftp://example.com/hook', 'URL: "ftp://example.com/hook" is not a web address; enter a full URL such as https://example.com/rubika [item 0]'],
 	])('refuses the URL %j before sending', async (url, message) => {
-		const result = await run({ operation: 'updateBotEndpoints', url, endpointType: 'ReceiveUpdate' });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe(message);
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(await run({ operation: 'updateBotEndpoints', url, endpointType: 'ReceiveUpdate' }), message);
 	});
 });

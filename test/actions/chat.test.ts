@@ -1,40 +1,12 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import type { RubikaSandbox } from '../../sandbox';
-import {
-	DEMO_BOT_TOKEN,
-	DEMO_CHANNEL_ID,
-	DEMO_GROUP_ID,
-	DEMO_QUIET_GROUP_ID,
-	DEMO_USERS,
-	startSandbox,
-} from '../../sandbox';
-import type { RunNodeOptions } from '../harness/n8n';
-import { runNode } from '../harness/n8n';
+import { DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { useActionSandbox } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;
-let sandbox: RubikaSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-});
-
-function run(parameters: RunNodeOptions['parameters'], items?: RunNodeOptions['items']) {
-	return runNode({
-		parameters: { resource: 'chat', ...parameters },
-		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-		items,
-	});
-}
-
-const bodies = (method: string) => sandbox.requestsFor(method).map((entry) => entry.body);
-const memberIds = (chatId: string) => sandbox.chat(chatId).members.map((member) => member.id);
+const actions = useActionSandbox('chat');
+const { run, bodies, expectRefused, refusesEach } = actions;
+const memberIds = (chatId: string) => actions.sandbox.chat(chatId).members.map((member) => member.id);
 
 describe('Chat → Get', () => {
 	test('a group: the chat object itself, one item per input item', async () => {
@@ -62,12 +34,11 @@ describe('Chat → Get', () => {
 	});
 
 	test('a missing or spaced chat id is refused before sending', async () => {
-		const empty = await run({ operation: 'getChat', chatId: '={{ "" }}' });
-		expect(empty.error?.name).toBe('NodeOperationError');
-		expect(empty.error?.message).toBe('Chat ID: is required [item 0]');
-		const spaced = await run({ operation: 'getChat', chatId: 'g0 abc' });
-		expect(spaced.error?.message).toBe('Chat ID: must be a single ID without spaces, got "g0 abc" [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(await run({ operation: 'getChat', chatId: '={{ "" }}' }), 'Chat ID: is required [item 0]');
+		expectRefused(
+			await run({ operation: 'getChat', chatId: 'g0 abc' }),
+			'Chat ID: must be a single ID without spaces, got "g0 abc" [item 0]',
+		);
 	});
 });
 
@@ -78,14 +49,14 @@ describe('Chat → Ban Member / Unban Member', () => {
 		expect(banned.error).toBeUndefined();
 		expect(bodies('banChatMember')).toEqual([{ chat_id: DEMO_GROUP_ID, user_id: ali.user_id }]);
 		expect(banned.items.map((item) => item.json)).toEqual([{ chat_id: DEMO_GROUP_ID, user_id: ali.user_id, banned: true }]);
-		expect(sandbox.bans(DEMO_GROUP_ID)).toEqual([ali.user_id]);
+		expect(actions.sandbox.bans(DEMO_GROUP_ID)).toEqual([ali.user_id]);
 		expect(memberIds(DEMO_GROUP_ID)).not.toContain(ali.user_id);
 
 		const unbanned = await run({ operation: 'unbanChatMember', chatId: DEMO_GROUP_ID, userId: ali.user_id });
 		expect(unbanned.error).toBeUndefined();
 		expect(bodies('unbanChatMember')).toEqual([{ chat_id: DEMO_GROUP_ID, user_id: ali.user_id }]);
 		expect(unbanned.items.map((item) => item.json)).toEqual([{ chat_id: DEMO_GROUP_ID, user_id: ali.user_id, banned: false }]);
-		expect(sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
+		expect(actions.sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
 		expect(memberIds(DEMO_GROUP_ID)).not.toContain(ali.user_id);
 	});
 
@@ -96,7 +67,7 @@ describe('Chat → Ban Member / Unban Member', () => {
 		]);
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.user_id)).toEqual([reza.user_id, ali.user_id]);
-		expect(sandbox.bans(DEMO_CHANNEL_ID).sort()).toEqual([reza.user_id, ali.user_id].sort());
+		expect(actions.sandbox.bans(DEMO_CHANNEL_ID).sort()).toEqual([reza.user_id, ali.user_id].sort());
 	});
 
 	test('where the bot is not an admin: INVALID_ACCESS with Rubika\'s dev_message, nothing changes', async () => {
@@ -108,17 +79,16 @@ describe('Chat → Ban Member / Unban Member', () => {
 		expect(error.description).toContain('Rubika says: the bot must be an admin of the chat');
 		expect(error.context.itemIndex).toBe(0);
 		expect(bodies('banChatMember')).toEqual([{ chat_id: DEMO_QUIET_GROUP_ID, user_id: ali.user_id }]);
-		expect(sandbox.bans(DEMO_QUIET_GROUP_ID)).toEqual([]);
+		expect(actions.sandbox.bans(DEMO_QUIET_GROUP_ID)).toEqual([]);
 		expect(memberIds(DEMO_QUIET_GROUP_ID)).toContain(ali.user_id);
 	});
 
 	test('Continue On Fail keeps going and says why an item failed', async () => {
-		const result = await runNode({
-			parameters: { resource: 'chat', operation: 'banChatMember', chatId: '={{ $json.chat }}', userId: ali.user_id },
-			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-			items: [{ json: { chat: DEMO_QUIET_GROUP_ID } }, { json: { chat: DEMO_GROUP_ID } }],
-			continueOnFail: true,
-		});
+		const result = await run(
+			{ operation: 'banChatMember', chatId: '={{ $json.chat }}', userId: ali.user_id },
+			[{ json: { chat: DEMO_QUIET_GROUP_ID } }, { json: { chat: DEMO_GROUP_ID } }],
+			{ continueOnFail: true },
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ status: 'INVALID_ACCESS', dev_message: 'the bot must be an admin of the chat' });
 		expect(result.items[1].json).toEqual({ chat_id: DEMO_GROUP_ID, user_id: ali.user_id, banned: true });
@@ -126,9 +96,7 @@ describe('Chat → Ban Member / Unban Member', () => {
 
 	test('a missing user id is refused before sending', async () => {
 		const result = await run({ operation: 'unbanChatMember', chatId: DEMO_GROUP_ID, userId: '={{ $json.nobody }}' });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe('User ID: is required [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(result, 'User ID: is required [item 0]');
 	});
 });
 
@@ -163,8 +131,8 @@ describe('Chat → Set Chat Keypad / Remove Chat Keypad', () => {
 		const keypad = { ...builtKeypad, resize_keyboard: false, one_time_keyboard: true, on_time_keyboard: true };
 		expect(bodies('editChatKeypad')).toEqual([{ chat_id: sara.chat_id, chat_keypad_type: 'New', chat_keypad: keypad }]);
 		expect(result.items.map((item) => item.json)).toEqual([{ chat_id: sara.chat_id, chat_keypad: keypad }]);
-		expect(sandbox.chatKeypad(sara.chat_id)).toMatchObject(builtKeypad);
-		expect(sandbox.chat(sara.chat_id).chat_keypad_one_time).toBe(true);
+		expect(actions.sandbox.chatKeypad(sara.chat_id)).toMatchObject(builtKeypad);
+		expect(actions.sandbox.chat(sara.chat_id).chat_keypad_one_time).toBe(true);
 	});
 
 	test('builder defaults: resized, not one-time', async () => {
@@ -195,43 +163,44 @@ describe('Chat → Set Chat Keypad / Remove Chat Keypad', () => {
 			on_time_keyboard: true,
 		};
 		expect(bodies('editChatKeypad')[1]).toEqual({ chat_id: sara.chat_id, chat_keypad_type: 'New', chat_keypad: keypad });
-		expect(sandbox.chatKeypad(sara.chat_id)).toMatchObject({ rows: keypad.rows });
+		expect(actions.sandbox.chatKeypad(sara.chat_id)).toMatchObject({ rows: keypad.rows });
 	});
 
-	test.each([
-		['JSON that does not parse', '{"rows": [', /^Chat Keypad \(JSON\): the keypad is not valid JSON: .+ \[item 0\]$/],
+	refusesEach(
+		{ operation: 'setChatKeypad', chatId: sara.chat_id, chatKeypadMode: 'json' },
 		[
-			'a keypad without buttons',
-			'{"rows": []}',
-			/^Chat Keypad \(JSON\): must have at least one row with at least one button \[item 0\]$/,
+			[
+				'JSON that does not parse',
+				{ chatKeypadJson: '{"rows": [' },
+				/^Chat Keypad \(JSON\): the keypad is not valid JSON: .+ \[item 0\]$/,
+			],
+			[
+				'a keypad without buttons',
+				{ chatKeypadJson: '{"rows": []}' },
+				/^Chat Keypad \(JSON\): must have at least one row with at least one button \[item 0\]$/,
+			],
+			[
+				'the same button id twice',
+				{ chatKeypadJson: '[[{"id": "a", "text": "A"}, {"id": "a", "text": "B"}]]' },
+				/^Chat Keypad \(JSON\): row 1, button 2: button id "a" is used twice .* \[item 0\]$/,
+			],
 		],
-		[
-			'the same button id twice',
-			'[[{"id": "a", "text": "A"}, {"id": "a", "text": "B"}]]',
-			/^Chat Keypad \(JSON\): row 1, button 2: button id "a" is used twice .* \[item 0\]$/,
-		],
-	])('refuses %s before sending', async (_case, json, message) => {
-		const result = await run({ operation: 'setChatKeypad', chatId: sara.chat_id, chatKeypadMode: 'json', chatKeypadJson: json });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(message);
-		expect(sandbox.requests).toEqual([]);
-		expect(sandbox.chatKeypad(sara.chat_id)).toBeNull();
-	});
+		() => expect(actions.sandbox.chatKeypad(sara.chat_id)).toBeNull(),
+	);
 
 	test('an empty builder is refused before sending', async () => {
 		const result = await run({ operation: 'setChatKeypad', chatId: sara.chat_id, chatKeypad: {} });
-		expect(result.error?.message).toBe('Chat Keypad: must have at least one row with at least one button [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(result, 'Chat Keypad: must have at least one row with at least one button [item 0]');
 	});
 
 	test('remove: Remove, and the chat has no keypad any more', async () => {
 		await run({ operation: 'setChatKeypad', chatId: reza.chat_id, chatKeypad: builderRows });
-		expect(sandbox.chatKeypad(reza.chat_id)).not.toBeNull();
+		expect(actions.sandbox.chatKeypad(reza.chat_id)).not.toBeNull();
 		const result = await run({ operation: 'removeChatKeypad', chatId: reza.chat_id });
 		expect(result.error).toBeUndefined();
 		expect(bodies('editChatKeypad')[1]).toEqual({ chat_id: reza.chat_id, chat_keypad_type: 'Remove' });
 		expect(result.items.map((item) => item.json)).toEqual([{ chat_id: reza.chat_id, chat_keypad: null }]);
-		expect(sandbox.chatKeypad(reza.chat_id)).toBeNull();
+		expect(actions.sandbox.chatKeypad(reza.chat_id)).toBeNull();
 	});
 
 	test('remove in an unknown chat is INVALID_INPUT', async () => {

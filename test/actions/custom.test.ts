@@ -1,36 +1,21 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { RunNodeOptions } from '../harness/n8n';
-import { runNode } from '../harness/n8n';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import type { InputItem } from '../harness/n8n';
+import { useActionSandbox } from './helpers';
 
 const { sara } = DEMO_USERS;
-let sandbox: RubikaSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-});
-
-function call(parameters: RunNodeOptions['parameters'], items?: RunNodeOptions['items']) {
-	return runNode({
-		parameters: { resource: 'custom', operation: 'callMethod', ...parameters },
-		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-		items,
-	});
-}
+const actions = useActionSandbox('custom');
+const { run, bodies, expectRefused } = actions;
+const call = (parameters: INodeParameters, items?: InputItem[]) => run({ operation: 'callMethod', ...parameters }, items);
 
 describe('Custom → Call Method', () => {
 	test('sends the JSON body as written and outputs the answer\'s data', async () => {
 		const result = await call({ method: 'getChat', body: `{"chat_id": "${DEMO_GROUP_ID}"}` });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getChat').map((entry) => entry.body)).toEqual([{ chat_id: DEMO_GROUP_ID }]);
+		expect(bodies('getChat')).toEqual([{ chat_id: DEMO_GROUP_ID }]);
 		expect(result.items.map((item) => item.json)).toEqual([
 			{ chat: { chat_id: DEMO_GROUP_ID, chat_type: 'Group', title: 'Sandbox Group' } },
 		]);
@@ -42,11 +27,11 @@ describe('Custom → Call Method', () => {
 			{ json: { chat: sara.chat_id, text: 'second' } },
 		]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('sendMessage').map((entry) => entry.body)).toEqual([
+		expect(bodies('sendMessage')).toEqual([
 			{ chat_id: sara.chat_id, text: 'first' },
 			{ chat_id: sara.chat_id, text: 'second' },
 		]);
-		const sent = sandbox.messages(sara.chat_id).slice(-2);
+		const sent = actions.sandbox.messages(sara.chat_id).slice(-2);
 		expect(sent.map((message) => message.text)).toEqual(['first', 'second']);
 		expect(result.items.map((item) => item.json)).toEqual(sent.map((message) => ({ message_id: message.message_id })));
 	});
@@ -54,17 +39,17 @@ describe('Custom → Call Method', () => {
 	test('an empty body is {}', async () => {
 		const result = await call({ method: 'getMe', body: '' });
 		expect(result.error).toBeUndefined();
-		expect([null, {}]).toContainEqual(sandbox.requestsFor('getMe')[0].body);
+		expect([null, {}]).toContainEqual(bodies('getMe')[0]);
 		expect(result.items[0].json).toMatchObject({ bot: { bot_id: DEMO_BOT_ID } });
 	});
 
 	test('big integers in the body keep every digit', async () => {
-		const message = sandbox.userSendMessage({ userId: sara.user_id, text: 'hello' });
+		const message = actions.sandbox.userSendMessage({ userId: sara.user_id, text: 'hello' });
 		await call({
 			method: 'forwardMessage',
 			body: `{"from_chat_id": "${sara.chat_id}", "message_id": ${message.message_id}, "to_chat_id": "${DEMO_GROUP_ID}"}`,
 		});
-		expect(sandbox.requestsFor('forwardMessage')[0].body).toMatchObject({ message_id: message.message_id });
+		expect(bodies('forwardMessage')[0]).toMatchObject({ message_id: message.message_id });
 	});
 
 	test.each([
@@ -75,15 +60,11 @@ describe('Custom → Call Method', () => {
 		['a slash', '/getMe'],
 	])('a method name with %s is refused before sending', async (_case, method) => {
 		const result = await call({ method, body: '{}' });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe(`Method: "${method}" is not a method name; use letters only, such as getChat [item 0]`);
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(result, `Method: "${method}" is not a method name; use letters only, such as getChat [item 0]`);
 	});
 
 	test('an empty method name is refused', async () => {
-		const result = await call({ method: '={{ "" }}', body: '{}' });
-		expect(result.error?.message).toBe('Method: is required [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(await call({ method: '={{ "" }}', body: '{}' }), 'Method: is required [item 0]');
 	});
 
 	test.each([
@@ -91,10 +72,7 @@ describe('Custom → Call Method', () => {
 		['a list', '[1, 2]', /^Body \(JSON\): must be a JSON object such as \{"chat_id": "b0…"\}, got a list \[item 0\]$/],
 		['a string', '"getMe"', /^Body \(JSON\): must be a JSON object .*, got string \[item 0\]$/],
 	])('a body that is %s is refused before sending', async (_case, body, message) => {
-		const result = await call({ method: 'getChat', body });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(message);
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(await call({ method: 'getChat', body }), message);
 	});
 
 	test('the bad item is named; earlier items were sent', async () => {
@@ -103,7 +81,7 @@ describe('Custom → Call Method', () => {
 			{ json: { body: '{oops' } },
 		]);
 		expect(result.error?.message).toMatch(/^Body \(JSON\): is not valid JSON: .+ \[item 1\]$/);
-		expect(sandbox.requestsFor('getChat')).toHaveLength(1);
+		expect(actions.sandbox.requestsFor('getChat')).toHaveLength(1);
 	});
 
 	test('Rubika errors come back as NodeApiError: unknown method, unknown chat', async () => {

@@ -3,84 +3,43 @@
  * The same flows with binary data on disk are in file-filesystem.test.ts (the mode is process-wide).
  */
 import { Container } from '@n8n/di';
-import http from 'node:http';
 import { BinaryDataService } from 'n8n-core';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { messageResource } from '../../nodes/Rubika/actions/message';
-import { sendFile } from '../../nodes/Rubika/actions/message/sendFile.operation';
 import { fileNameFromDisposition, inferFileType } from '../../nodes/Rubika/helpers/binary';
 import { FILE_SIZE_LIMITS } from '../../nodes/shared/types';
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { InputItem } from '../harness/n8n';
-import { runNode, useBinaryMode } from '../harness/n8n';
-
-// Send File lives in the Message resource, whose list is kept by its own file; make sure the operation is
-// reachable even when that list has not picked it up yet.
-if (!messageResource.operations.some((operation) => operation.value === 'sendFile')) {
-	messageResource.operations.push(sendFile);
-}
+import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { fileItem, pattern, recordSocketWrites, useActionSandbox } from './helpers';
 
 const CHAT = DEMO_USERS.sara.chat_id;
-let sandbox: RubikaSandbox;
-let credentials: { accessToken: string; baseUrl: string };
+const actions = useActionSandbox('file', { binaryMode: 'default' });
+const { run, bodies, methods, expectRefused } = actions;
 
-beforeAll(async () => {
-	await useBinaryMode('default');
-	sandbox = await startSandbox();
-	credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl };
-});
-afterAll(async () => {
-	await sandbox.close();
-});
 beforeEach(() => {
-	sandbox.reset();
 	jest.restoreAllMocks();
 });
-
-/** Bytes that differ at every position, so a shifted, cut or repeated chunk shows. */
-function pattern(size: number, seed = 7): Buffer {
-	const bytes = Buffer.alloc(size);
-	let state = seed;
-	for (let index = 0; index < size; index++) {
-		state = (state * 1103515245 + 12345) & 0x7fffffff;
-		bytes[index] = state >> 16;
-	}
-	return bytes;
-}
-
-function fileItem(data: Buffer, fileName: string, mimeType: string, property = 'data'): InputItem {
-	return { json: {}, binary: { [property]: { data, fileName, mimeType } } };
-}
 
 function sendFileParameters(extra: INodeParameters = {}): INodeParameters {
 	return { resource: 'message', operation: 'sendFile', chatId: CHAT, ...extra };
 }
 
-const methods = () => sandbox.requests.map((entry) => entry.method);
-
 describe('Message → Send File from binary data', () => {
 	test('requests an upload address for the inferred type, uploads the exact bytes, sends, and outputs the ids', async () => {
 		const data = pattern(300_000);
-		const result = await runNode({
-			parameters: sendFileParameters({ caption: 'Our new logo' }),
-			credentials,
-			items: [fileItem(data, 'logo.png', 'image/png')],
-		});
+		const result = await run(sendFileParameters({ caption: 'Our new logo' }), [fileItem(data, 'logo.png', 'image/png')]);
 		expect(result.error).toBeUndefined();
 		expect(methods()).toEqual(['requestSendFile', 'upload', 'sendFile']);
-		expect(sandbox.requestsFor('requestSendFile')[0].body).toEqual({ type: 'Image' });
-		expect(sandbox.requestsFor('upload')[0].body).toEqual({
+		expect(bodies('requestSendFile')[0]).toEqual({ type: 'Image' });
+		expect(bodies('upload')[0]).toEqual({
 			type: 'Image',
 			file_name: 'logo.png',
 			content_type: 'image/png',
 			size: data.length,
 		});
-		const fileId = sandbox.requestsFor('sendFile')[0].body as { file_id: string };
-		expect(sandbox.requestsFor('sendFile')[0].body).toEqual({ chat_id: CHAT, file_id: fileId.file_id, text: 'Our new logo' });
-		expect(sandbox.file(fileId.file_id)?.bytes.equals(data)).toBe(true);
-		const message = sandbox.lastMessage(CHAT)!;
+		const fileId = bodies('sendFile')[0] as { file_id: string };
+		expect(bodies('sendFile')[0]).toEqual({ chat_id: CHAT, file_id: fileId.file_id, text: 'Our new logo' });
+		expect(actions.sandbox.file(fileId.file_id)?.bytes.equals(data)).toBe(true);
+		const message = actions.sandbox.lastMessage(CHAT)!;
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -99,9 +58,9 @@ describe('Message → Send File from binary data', () => {
 	});
 
 	test('caption with Markdown, both keypads and the send options go into the sendFile body', async () => {
-		const earlier = sandbox.userSendMessage({ userId: DEMO_USERS.sara.user_id, text: 'send me the report' });
-		const result = await runNode({
-			parameters: sendFileParameters({
+		const earlier = actions.sandbox.userSendMessage({ userId: DEMO_USERS.sara.user_id, text: 'send me the report' });
+		const result = await run(
+			sendFileParameters({
 				caption: '**Report** for you',
 				formatting: 'markdown',
 				inlineKeypadMode: 'json',
@@ -110,13 +69,12 @@ describe('Message → Send File from binary data', () => {
 				sendOptions: { disableNotification: true, replyToMessageId: earlier.message_id },
 				fileOptions: { fileName: 'report-2026.pdf' },
 			}),
-			credentials,
-			items: [fileItem(Buffer.from('%PDF-1.7 tiny'), 'r.pdf', 'application/pdf')],
-		});
+			[fileItem(Buffer.from('%PDF-1.7 tiny'), 'r.pdf', 'application/pdf')],
+		);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('requestSendFile')[0].body).toEqual({ type: 'File' });
-		expect(sandbox.requestsFor('upload')[0].body).toMatchObject({ file_name: 'report-2026.pdf' });
-		const body = sandbox.requestsFor('sendFile')[0].body as Record<string, unknown>;
+		expect(bodies('requestSendFile')[0]).toEqual({ type: 'File' });
+		expect(bodies('upload')[0]).toMatchObject({ file_name: 'report-2026.pdf' });
+		const body = bodies('sendFile')[0] as Record<string, unknown>;
 		expect(body).toEqual({
 			chat_id: CHAT,
 			file_id: result.items[0].json.file_id,
@@ -131,13 +89,9 @@ describe('Message → Send File from binary data', () => {
 	});
 
 	test('without a caption no text is sent', async () => {
-		const result = await runNode({
-			parameters: sendFileParameters({ caption: '   ' }),
-			credentials,
-			items: [fileItem(Buffer.from('abc'), 'a.txt', 'text/plain')],
-		});
+		const result = await run(sendFileParameters({ caption: '   ' }), [fileItem(Buffer.from('abc'), 'a.txt', 'text/plain')]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('sendFile')[0].body).toEqual({ chat_id: CHAT, file_id: result.items[0].json.file_id });
+		expect(bodies('sendFile')[0]).toEqual({ chat_id: CHAT, file_id: result.items[0].json.file_id });
 	});
 
 	test('infers the Rubika file type from the MIME type', async () => {
@@ -158,15 +112,12 @@ describe('Message → Send File from binary data', () => {
 			['image/svg+xml', 'File'],
 			['application/octet-stream', 'File'],
 		];
-		const result = await runNode({
-			parameters: sendFileParameters(),
-			credentials,
-			items: table.map(([mimeType], index) => fileItem(Buffer.from(`file ${index}`), `f${index}`, mimeType)),
-		});
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('requestSendFile').map((entry) => (entry.body as { type: string }).type)).toEqual(
-			table.map(([, type]) => type),
+		const result = await run(
+			sendFileParameters(),
+			table.map(([mimeType], index) => fileItem(Buffer.from(`file ${index}`), `f${index}`, mimeType)),
 		);
+		expect(result.error).toBeUndefined();
+		expect(bodies('requestSendFile').map((body) => (body as { type: string }).type)).toEqual(table.map(([, type]) => type));
 		expect(result.items.map((item) => item.json.type)).toEqual(table.map(([, type]) => type));
 		// The same table straight through the helper, including a missing MIME type.
 		for (const [mimeType, type] of table) expect(inferFileType(mimeType)).toBe(type);
@@ -174,17 +125,13 @@ describe('Message → Send File from binary data', () => {
 	});
 
 	test('File Type overrides the inferred type', async () => {
-		const result = await runNode({
-			parameters: sendFileParameters({ fileType: '={{ $json.type }}' }),
-			credentials,
-			items: [
-				{ ...fileItem(Buffer.from('mp4 without sound'), 'loop.mp4', 'video/mp4'), json: { type: 'Gif' } },
-				{ ...fileItem(Buffer.from('png as a document'), 'scan.png', 'image/png'), json: { type: 'File' } },
-				{ ...fileItem(Buffer.from('speech'), 'note.mp3', 'audio/mpeg'), json: { type: 'Voice' } },
-			],
-		});
+		const result = await run(sendFileParameters({ fileType: '={{ $json.type }}' }), [
+			fileItem(Buffer.from('mp4 without sound'), 'loop.mp4', 'video/mp4', { json: { type: 'Gif' } }),
+			fileItem(Buffer.from('png as a document'), 'scan.png', 'image/png', { json: { type: 'File' } }),
+			fileItem(Buffer.from('speech'), 'note.mp3', 'audio/mpeg', { json: { type: 'Voice' } }),
+		]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('requestSendFile').map((entry) => entry.body)).toEqual([
+		expect(bodies('requestSendFile')).toEqual([
 			{ type: 'Gif' },
 			{ type: 'File' },
 			{ type: 'Voice' },
@@ -192,25 +139,19 @@ describe('Message → Send File from binary data', () => {
 	});
 
 	test('an unknown File Type is refused before any request', async () => {
-		const result = await runNode({
-			parameters: sendFileParameters({ fileType: 'Sticker' }),
-			credentials,
-			items: [fileItem(Buffer.from('x'), 'x.bin', 'application/octet-stream')],
-		});
-		expect(result.error?.message).toBe(
-			'File Type: must be auto or one of File, Image, Voice, Music, Gif, Video; got "Sticker" [item 0]',
-		);
-		expect(sandbox.requests).toEqual([]);
+		const result = await run(sendFileParameters({ fileType: 'Sticker' }), [
+			fileItem(Buffer.from('x'), 'x.bin', 'application/octet-stream'),
+		]);
+		expectRefused(result, 'File Type: must be auto or one of File, Image, Voice, Music, Gif, Video; got "Sticker" [item 0]');
 	});
 
 	test('a file too large for its type fails naming the field and the item, and nothing is requested for it', async () => {
 		const limit = FILE_SIZE_LIMITS.Image;
 		const tooLarge = Buffer.alloc(limit + 1, 1);
-		const result = await runNode({
-			parameters: sendFileParameters(),
-			credentials,
-			items: [fileItem(Buffer.from('small'), 'small.png', 'image/png'), fileItem(tooLarge, 'huge.png', 'image/png')],
-		});
+		const result = await run(sendFileParameters(), [
+			fileItem(Buffer.from('small'), 'small.png', 'image/png'),
+			fileItem(tooLarge, 'huge.png', 'image/png'),
+		]);
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toBe(
 			`Input Binary Field: "huge.png" is 10 MB (${limit + 1} bytes), more than the 10 MB Rubika accepts for type Image. ` +
@@ -218,94 +159,78 @@ describe('Message → Send File from binary data', () => {
 		);
 		// Only item 0 reached Rubika.
 		expect(methods()).toEqual(['requestSendFile', 'upload', 'sendFile']);
-		expect(sandbox.requestsFor('upload')[0].body).toMatchObject({ file_name: 'small.png' });
+		expect(bodies('upload')[0]).toMatchObject({ file_name: 'small.png' });
 	});
 
 	test('the limit follows the type: the same file goes through as File', async () => {
 		const data = pattern(FILE_SIZE_LIMITS.Image + 1);
-		const result = await runNode({
-			parameters: sendFileParameters({ fileType: 'File' }),
-			credentials,
-			items: [fileItem(data, 'huge.png', 'image/png')],
-		});
+		const result = await run(sendFileParameters({ fileType: 'File' }), [fileItem(data, 'huge.png', 'image/png')]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('requestSendFile')[0].body).toEqual({ type: 'File' });
-		expect(sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
+		expect(bodies('requestSendFile')[0]).toEqual({ type: 'File' });
+		expect(actions.sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
 	});
 
 	test('a missing binary field fails clearly, naming the field, what the item has, and the item', async () => {
-		const result = await runNode({
-			parameters: sendFileParameters({ binaryPropertyName: 'photo' }),
-			credentials,
-			items: [fileItem(Buffer.from('x'), 'x.png', 'image/png', 'data')],
-		});
-		expect(result.error?.message).toBe('Input Binary Field: the item has no binary field "photo"; it has "data" [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		const result = await run(sendFileParameters({ binaryPropertyName: 'photo' }), [
+			fileItem(Buffer.from('x'), 'x.png', 'image/png', { property: 'data' }),
+		]);
+		expectRefused(result, 'Input Binary Field: the item has no binary field "photo"; it has "data" [item 0]');
 	});
 
 	test('an item without any binary data fails clearly', async () => {
-		const result = await runNode({ parameters: sendFileParameters(), credentials, items: [{ json: { a: 1 } }] });
-		expect(result.error?.message).toBe(
+		const result = await run(sendFileParameters(), [{ json: { a: 1 } }]);
+		expectRefused(
+			result,
 			'Input Binary Field: the item has no binary field "data" (it carries no binary data at all; read or download a file in an earlier node) [item 0]',
 		);
-		expect(sandbox.requests).toEqual([]);
 	});
 
 	test('a missing chat id is refused before anything is uploaded', async () => {
 		// An expression that resolves to nothing: n8n's own required-field check cannot see it coming.
-		const result = await runNode({
-			parameters: sendFileParameters({ chatId: '={{ $json.chat }}' }),
-			credentials,
-			items: [fileItem(Buffer.from('x'), 'x.png', 'image/png')],
-		});
-		expect(result.error?.message).toBe('Chat ID: is required [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		const result = await run(sendFileParameters({ chatId: '={{ $json.chat }}' }), [fileItem(Buffer.from('x'), 'x.png', 'image/png')]);
+		expectRefused(result, 'Chat ID: is required [item 0]');
 	});
 
 	test('bad caption formatting is refused before anything is uploaded', async () => {
-		const result = await runNode({
-			parameters: sendFileParameters({ caption: 'hi', formatting: 'json', metadataJson: '[{"type": "Bold", "from_index": 0, "length": 9}]' }),
-			credentials,
-			items: [fileItem(Buffer.from('x'), 'x.png', 'image/png')],
-		});
-		expect(result.error?.message).toMatch(/^Formatting \(JSON\): .* \[item 0\]$/);
-		expect(sandbox.requests).toEqual([]);
+		const result = await run(
+			sendFileParameters({ caption: 'hi', formatting: 'json', metadataJson: '[{"type": "Bold", "from_index": 0, "length": 9}]' }),
+			[fileItem(Buffer.from('x'), 'x.png', 'image/png')],
+		);
+		expectRefused(result, /^Formatting \(JSON\): .* \[item 0\]$/);
 	});
 
 	test('an upload answered with HTTP 503 is retried and the file arrives whole', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 503 });
+		actions.sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 503 });
 		const data = pattern(120_000, 3);
-		const result = await runNode({ parameters: sendFileParameters(), credentials, items: [fileItem(data, 'clip.mp4', 'video/mp4')] });
+		const result = await run(sendFileParameters(), [fileItem(data, 'clip.mp4', 'video/mp4')]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('upload').map((entry) => entry.httpStatus)).toEqual([503, 200]);
-		expect(sandbox.requestsFor('requestSendFile')).toHaveLength(1);
-		expect(sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
-		expect(sandbox.requestsFor('sendFile')).toHaveLength(1);
+		expect(actions.sandbox.requestsFor('upload').map((entry) => entry.httpStatus)).toEqual([503, 200]);
+		expect(actions.sandbox.requestsFor('requestSendFile')).toHaveLength(1);
+		expect(actions.sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
+		expect(actions.sandbox.requestsFor('sendFile')).toHaveLength(1);
 	});
 
 	test('an upload whose answer is lost after it took effect gets a fresh upload address', async () => {
 		// The first upload is stored, then the connection drops; the retry finds the single-use address used.
-		sandbox.injectFault({ kind: 'drop', method: 'upload', afterEffect: true });
+		actions.sandbox.injectFault({ kind: 'drop', method: 'upload', afterEffect: true });
 		const data = pattern(50_000, 5);
-		const result = await runNode({ parameters: sendFileParameters(), credentials, items: [fileItem(data, 'a.ogg', 'audio/ogg')] });
+		const result = await run(sendFileParameters(), [fileItem(data, 'a.ogg', 'audio/ogg')]);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('requestSendFile').map((entry) => entry.body)).toEqual([{ type: 'Voice' }, { type: 'Voice' }]);
-		expect(sandbox.requestsFor('upload').map((entry) => entry.status)).toEqual([null, 'INVALID_INPUT', 'OK']);
-		expect(sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
+		expect(bodies('requestSendFile')).toEqual([{ type: 'Voice' }, { type: 'Voice' }]);
+		expect(actions.sandbox.requestsFor('upload').map((entry) => entry.status)).toEqual([null, 'INVALID_INPUT', 'OK']);
+		expect(actions.sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
 	});
 
 	test('an upload that keeps failing ends in an error naming the item, and nothing is sent', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 500, times: -1 });
-		const result = await runNode({
-			parameters: { ...sendFileParameters(), requestOptions: { retries: 1 } },
-			credentials,
-			items: [fileItem(Buffer.from('x'), 'x.png', 'image/png')],
-		});
+		actions.sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 500, times: -1 });
+		const result = await run({ ...sendFileParameters(), requestOptions: { retries: 1 } }, [
+			fileItem(Buffer.from('x'), 'x.png', 'image/png'),
+		]);
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Rubika upload did not answer like the Bot API: HTTP 500 with a body that is not JSON');
 		expect((result.error as unknown as { context: { itemIndex?: number } }).context.itemIndex).toBe(0);
-		expect(sandbox.requestsFor('upload')).toHaveLength(2);
-		expect(sandbox.requestsFor('sendFile')).toEqual([]);
+		expect(actions.sandbox.requestsFor('upload')).toHaveLength(2);
+		expect(actions.sandbox.requestsFor('sendFile')).toEqual([]);
 	});
 
 	test('in-memory binary data is decoded once and its Buffer is sent without another whole-file copy', async () => {
@@ -320,16 +245,11 @@ describe('Message → Send File from binary data', () => {
 			return buffer;
 		});
 		const getAsStream = jest.spyOn(service, 'getAsStream');
-		const written: Buffer[] = [];
-		const originalWrite = http.ClientRequest.prototype.write;
-		jest.spyOn(http.ClientRequest.prototype, 'write').mockImplementation(function (this: http.ClientRequest, chunk: unknown, ...rest: unknown[]) {
-			if (Buffer.isBuffer(chunk)) written.push(chunk);
-			return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-		});
+		const written = recordSocketWrites();
 		// One failed attempt first: the retry must reuse the decoded Buffer, not decode (copy) again.
-		sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 502 });
+		actions.sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 502 });
 		const data = pattern(2 * 1024 * 1024 + 17, 11);
-		const result = await runNode({ parameters: sendFileParameters(), credentials, items: [fileItem(data, 'big.bin', 'application/zip')] });
+		const result = await run(sendFileParameters(), [fileItem(data, 'big.bin', 'application/zip')]);
 		expect(result.error).toBeUndefined();
 		expect(getAsBuffer).toHaveBeenCalledTimes(1);
 		expect(getAsStream).not.toHaveBeenCalled();
@@ -337,45 +257,39 @@ describe('Message → Send File from binary data', () => {
 		// Every byte of the file that went to the socket was a view of that one decoded Buffer, twice (two attempts).
 		const views = written.filter((chunk) => chunk.buffer === decoded[0].buffer);
 		expect(views.reduce((sum, chunk) => sum + chunk.length, 0)).toBe(2 * data.length);
-		expect(sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
+		expect(actions.sandbox.file(String(result.items[0].json.file_id))?.bytes.equals(data)).toBe(true);
 	});
 });
 
 describe('Message → Send File by file ID', () => {
 	test('sends the existing file without uploading', async () => {
-		const { file_id: fileId } = sandbox.addFile({ bytes: Buffer.from('hello'), name: 'hello.txt', mimeType: 'text/plain' });
-		const result = await runNode({
-			parameters: sendFileParameters({ chatId: DEMO_GROUP_ID, fileSource: 'fileId', fileId: ` ${fileId} `, caption: 'again' }),
-			credentials,
-		});
+		const { file_id: fileId } = actions.sandbox.addFile({ bytes: Buffer.from('hello'), name: 'hello.txt', mimeType: 'text/plain' });
+		const result = await run(sendFileParameters({ chatId: DEMO_GROUP_ID, fileSource: 'fileId', fileId: ` ${fileId} `, caption: 'again' }));
 		expect(result.error).toBeUndefined();
 		expect(methods()).toEqual(['sendFile']);
-		expect(sandbox.requestsFor('sendFile')[0].body).toEqual({ chat_id: DEMO_GROUP_ID, file_id: fileId, text: 'again' });
+		expect(bodies('sendFile')[0]).toEqual({ chat_id: DEMO_GROUP_ID, file_id: fileId, text: 'again' });
 		expect(result.items[0].json).toEqual({
-			message_id: sandbox.lastMessage(DEMO_GROUP_ID)!.message_id,
+			message_id: actions.sandbox.lastMessage(DEMO_GROUP_ID)!.message_id,
 			chat_id: DEMO_GROUP_ID,
 			file_id: fileId,
 		});
 	});
 
 	test('a missing file ID is refused before any request', async () => {
-		const result = await runNode({ parameters: sendFileParameters({ fileSource: 'fileId', fileId: '={{ $json.file }}' }), credentials });
-		expect(result.error?.message).toBe('File ID: is required [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		const result = await run(sendFileParameters({ fileSource: 'fileId', fileId: '={{ $json.file }}' }));
+		expectRefused(result, 'File ID: is required [item 0]');
 	});
 });
 
 describe('File → Upload', () => {
 	test('uploads without sending and outputs the file id, name, size and type', async () => {
 		const data = pattern(70_000, 9);
-		const result = await runNode({
-			parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'attachment' },
-			credentials,
-			items: [fileItem(data, 'song.mp3', 'audio/mpeg', 'attachment')],
-		});
+		const result = await run({ operation: 'upload', binaryPropertyName: 'attachment' }, [
+			fileItem(data, 'song.mp3', 'audio/mpeg', { property: 'attachment' }),
+		]);
 		expect(result.error).toBeUndefined();
 		expect(methods()).toEqual(['requestSendFile', 'upload']);
-		expect(sandbox.requestsFor('requestSendFile')[0].body).toEqual({ type: 'Music' });
+		expect(bodies('requestSendFile')[0]).toEqual({ type: 'Music' });
 		const fileId = String(result.items[0].json.file_id);
 		expect(result.items).toEqual([
 			{
@@ -383,25 +297,19 @@ describe('File → Upload', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		expect(sandbox.file(fileId)?.bytes.equals(data)).toBe(true);
+		expect(actions.sandbox.file(fileId)?.bytes.equals(data)).toBe(true);
 	});
 
 	test('a file over the limit of the chosen type is refused before any request', async () => {
-		const result = await runNode({
-			parameters: { resource: 'file', operation: 'upload', fileType: 'Image' },
-			credentials,
-			items: [fileItem(Buffer.alloc(FILE_SIZE_LIMITS.Image + 1), 'a.pdf', 'application/pdf')],
-		});
-		expect(result.error?.message).toMatch(/^Input Binary Field: "a\.pdf" is .* more than the 10 MB Rubika accepts for type Image\. .*\[item 0\]$/);
-		expect(sandbox.requests).toEqual([]);
+		const result = await run({ operation: 'upload', fileType: 'Image' }, [
+			fileItem(Buffer.alloc(FILE_SIZE_LIMITS.Image + 1), 'a.pdf', 'application/pdf'),
+		]);
+		expectRefused(result, /^Input Binary Field: "a\.pdf" is .* more than the 10 MB Rubika accepts for type Image\. .*\[item 0\]$/);
 	});
 
 	test('Continue On Fail reports a missing binary field per item and uploads the rest', async () => {
-		const result = await runNode({
-			parameters: { resource: 'file', operation: 'upload' },
-			credentials,
+		const result = await run({ operation: 'upload' }, [{ json: {} }, fileItem(Buffer.from('ok'), 'ok.txt', 'text/plain')], {
 			continueOnFail: true,
-			items: [{ json: {} }, fileItem(Buffer.from('ok'), 'ok.txt', 'text/plain')],
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0]).toEqual({
@@ -418,15 +326,15 @@ describe('File → Upload', () => {
 
 describe('File → Get Download URL', () => {
 	test('asks getFile and outputs the download URL', async () => {
-		const added = sandbox.addFile({ bytes: Buffer.from('x'), name: 'x.txt' });
-		const result = await runNode({ parameters: { resource: 'file', operation: 'getDownloadUrl', fileId: added.file_id }, credentials });
+		const added = actions.sandbox.addFile({ bytes: Buffer.from('x'), name: 'x.txt' });
+		const result = await run({ operation: 'getDownloadUrl', fileId: added.file_id });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getFile').map((entry) => entry.body)).toEqual([{ file_id: added.file_id }]);
+		expect(bodies('getFile')).toEqual([{ file_id: added.file_id }]);
 		expect(result.items).toEqual([{ json: { file_id: added.file_id, download_url: added.download_url }, pairedItem: { item: 0 } }]);
 	});
 
 	test('an unknown file id surfaces Rubika\'s error', async () => {
-		const result = await runNode({ parameters: { resource: 'file', operation: 'getDownloadUrl', fileId: 'nope' }, credentials });
+		const result = await run({ operation: 'getDownloadUrl', fileId: 'nope' });
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(/getFile failed: INVALID_INPUT/);
 	});
@@ -436,14 +344,10 @@ describe('File → Download', () => {
 	test('upload then download gives back the exact bytes, name and MIME type as n8n binary data', async () => {
 		const data = pattern(400_000, 13);
 		const name = 'گزارش سالانه.pdf';
-		const uploaded = await runNode({
-			parameters: { resource: 'file', operation: 'upload' },
-			credentials,
-			items: [fileItem(data, name, 'application/pdf')],
-		});
+		const uploaded = await run({ operation: 'upload' }, [fileItem(data, name, 'application/pdf')]);
 		expect(uploaded.error).toBeUndefined();
 		const fileId = String(uploaded.items[0].json.file_id);
-		const downloaded = await runNode({ parameters: { resource: 'file', operation: 'download', fileId }, credentials });
+		const downloaded = await run({ operation: 'download', fileId });
 		expect(downloaded.error).toBeUndefined();
 		const [item] = downloaded.items;
 		expect(item.json).toEqual({
@@ -459,16 +363,12 @@ describe('File → Download', () => {
 	});
 
 	test('name, MIME type and output field can be set', async () => {
-		const added = sandbox.addFile({ bytes: Buffer.from('GIF89a...'), name: 'anim.gif', mimeType: 'image/gif' });
-		const result = await runNode({
-			parameters: {
-				resource: 'file',
-				operation: 'download',
-				fileId: added.file_id,
-				binaryPropertyName: 'picture',
-				downloadOptions: { fileName: 'renamed.gif', mimeType: 'application/octet-stream' },
-			},
-			credentials,
+		const added = actions.sandbox.addFile({ bytes: Buffer.from('GIF89a...'), name: 'anim.gif', mimeType: 'image/gif' });
+		const result = await run({
+			operation: 'download',
+			fileId: added.file_id,
+			binaryPropertyName: 'picture',
+			downloadOptions: { fileName: 'renamed.gif', mimeType: 'application/octet-stream' },
 		});
 		expect(result.error).toBeUndefined();
 		expect(Object.keys(result.items[0].binary ?? {})).toEqual(['picture']);
@@ -478,30 +378,26 @@ describe('File → Download', () => {
 
 	test('a download cut off halfway is retried and the binary data is complete', async () => {
 		const data = pattern(1_000_000, 17);
-		const added = sandbox.addFile({ bytes: data, name: 'cut.bin', mimeType: 'application/octet-stream' });
-		sandbox.injectFault({ kind: 'truncated', method: 'download' });
-		const result = await runNode({ parameters: { resource: 'file', operation: 'download', fileId: added.file_id }, credentials });
+		const added = actions.sandbox.addFile({ bytes: data, name: 'cut.bin', mimeType: 'application/octet-stream' });
+		actions.sandbox.injectFault({ kind: 'truncated', method: 'download' });
+		const result = await run({ operation: 'download', fileId: added.file_id });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('download')).toHaveLength(2);
+		expect(actions.sandbox.requestsFor('download')).toHaveLength(2);
 		expect(Buffer.from(result.items[0].binary!.data.data, 'base64').equals(data)).toBe(true);
 	});
 
 	test('a download answered with an HTML error page is retried', async () => {
-		const added = sandbox.addFile({ bytes: Buffer.from('fine'), name: 'f.txt', mimeType: 'text/plain' });
-		sandbox.injectFault({ kind: 'html', method: 'download' });
-		const result = await runNode({ parameters: { resource: 'file', operation: 'download', fileId: added.file_id }, credentials });
+		const added = actions.sandbox.addFile({ bytes: Buffer.from('fine'), name: 'f.txt', mimeType: 'text/plain' });
+		actions.sandbox.injectFault({ kind: 'html', method: 'download' });
+		const result = await run({ operation: 'download', fileId: added.file_id });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('download').map((entry) => entry.httpStatus)).toEqual([502, 200]);
+		expect(actions.sandbox.requestsFor('download').map((entry) => entry.httpStatus)).toEqual([502, 200]);
 		expect(Buffer.from(result.items[0].binary!.data.data, 'base64').toString()).toBe('fine');
 	});
 
 	test('an empty output field name is refused before any request', async () => {
-		const result = await runNode({
-			parameters: { resource: 'file', operation: 'download', fileId: 'abc', binaryPropertyName: ' ' },
-			credentials,
-		});
-		expect(result.error?.message).toBe('Put Output File in Field: is required: the name of a binary field, e.g. data [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		const result = await run({ operation: 'download', fileId: 'abc', binaryPropertyName: ' ' });
+		expectRefused(result, 'Put Output File in Field: is required: the name of a binary field, e.g. data [item 0]');
 	});
 });
 

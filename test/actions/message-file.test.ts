@@ -7,13 +7,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { FILE_SIZE_LIMITS } from '../../nodes/shared/types';
 import { DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import type { InputItem } from '../harness/n8n';
-import { builderRows, button, expectNoToken, keypad, useActionSandbox } from './helpers';
+import { builderRows, button, expectNoToken, fileItem, keypad, useActionSandbox } from './helpers';
 
 const { sara, reza } = DEMO_USERS;
 const CHAT = sara.chat_id;
 const actions = useActionSandbox('message');
-const { run, bodies, expectRefused, refusesEach } = actions;
+const { run, bodies, methods, expectRefused, refusesEach } = actions;
 
 const byFileId = (fileId: string, parameters: INodeParameters = {}): INodeParameters => ({
 	operation: 'sendFile',
@@ -23,10 +22,6 @@ const byFileId = (fileId: string, parameters: INodeParameters = {}): INodeParame
 	...parameters,
 });
 const storedFile = (name = 'menu.pdf') => actions.sandbox.addFile({ bytes: Buffer.from(`%PDF ${name}`), name, mimeType: 'application/pdf' });
-const fileItem = (bytes: Buffer, fileName: string, mimeType: string, json = {}): InputItem => ({
-	json,
-	binary: { data: { data: bytes, fileName, mimeType } },
-});
 
 describe('Message → Send File by file ID', () => {
 	test('Markdown caption in Persian with an emoji, both keypads and the send options; nothing is uploaded', async () => {
@@ -60,7 +55,7 @@ describe('Message → Send File by file ID', () => {
 			one_time_keyboard: true,
 			on_time_keyboard: true,
 		};
-		expect(actions.sandbox.requests.map((entry) => entry.method)).toEqual(['sendFile']);
+		expect(methods()).toEqual(['sendFile']);
 		expect(bodies('sendFile')).toEqual([
 			{
 				chat_id: CHAT,
@@ -168,14 +163,14 @@ describe('Message → Send File from binary data: checked before anything is upl
 		const result = await run(
 			{ operation: 'sendFile', chatId: CHAT, fileType: '={{ $json.type }}' },
 			[
-				fileItem(Buffer.alloc(imageLimit, 1), 'exact.jpg', 'image/jpeg', { type: 'auto' }),
-				fileItem(Buffer.alloc(imageLimit + 1, 2), 'over.jpg', 'image/jpeg', { type: 'auto' }),
-				fileItem(Buffer.alloc(videoLimit + 1, 3), 'long.mp4', 'video/mp4', { type: 'Video' }),
+				fileItem(Buffer.alloc(imageLimit, 1), 'exact.jpg', 'image/jpeg', { json: { type: 'auto' } }),
+				fileItem(Buffer.alloc(imageLimit + 1, 2), 'over.jpg', 'image/jpeg', { json: { type: 'auto' } }),
+				fileItem(Buffer.alloc(videoLimit + 1, 3), 'long.mp4', 'video/mp4', { json: { type: 'Video' } }),
 			],
 			{ continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
-		expect(actions.sandbox.requests.map((entry) => entry.method)).toEqual(['requestSendFile', 'upload', 'sendFile']);
+		expect(methods()).toEqual(['requestSendFile', 'upload', 'sendFile']);
 		expect(bodies('requestSendFile')).toEqual([{ type: 'Image' }]);
 		expect(result.items[0].json).toMatchObject({ chat_id: CHAT, type: 'Image', size: imageLimit, file_name: 'exact.jpg' });
 		expect(result.items.slice(1)).toEqual([

@@ -1,32 +1,15 @@
-import type { INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { RunNodeOptions } from '../harness/n8n';
-import { runNode } from '../harness/n8n';
+import { DEMO_USERS } from '../../sandbox';
+import type { InputItem } from '../harness/n8n';
+import { useActionSandbox } from './helpers';
 
 const { sara } = DEMO_USERS;
-let sandbox: RubikaSandbox;
+const actions = useActionSandbox('update');
+const { run, expectRefused } = actions;
+const getMany = (parameters: INodeParameters, items?: InputItem[]) => run({ operation: 'getUpdates', ...parameters }, items);
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-});
-
-function getMany(parameters: RunNodeOptions['parameters'], items?: RunNodeOptions['items']) {
-	return runNode({
-		parameters: { resource: 'update', operation: 'getUpdates', ...parameters },
-		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-		items,
-	});
-}
-
-const bodies = () => sandbox.requestsFor('getUpdates').map((entry) => entry.body as { limit: number; offset_id?: string });
+const bodies = () => actions.bodies('getUpdates') as Array<{ limit: number; offset_id?: string }>;
 const texts = (items: INodeExecutionData[]) =>
 	items.map((item) => (item.json.new_message as { text: string } | undefined)?.text);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `synthetic ${from + index}`);
@@ -34,7 +17,7 @@ const cursorOf = (items: INodeExecutionData[]) => items[0].json._next_offset_id 
 
 describe('Update → Get Many', () => {
 	test('an empty log: no items, one request', async () => {
-		expect(sandbox.updates()).toEqual([]);
+		expect(actions.sandbox.updates()).toEqual([]);
 		const result = await getMany({ returnAll: true });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([]);
@@ -50,14 +33,14 @@ describe('Update → Get Many', () => {
 		expect(typeof cursor).toBe('string');
 
 		// That cursor is good: what arrives later is read from there.
-		sandbox.appendSyntheticUpdates({ count: 2, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 2, userId: sara.user_id });
 		const later = await getMany({ returnAll: true, offsetId: cursor });
 		expect(texts(later.items)).toEqual(range(1, 2));
 		expect(bodies()[1]).toEqual({ limit: 100, offset_id: cursor });
 	});
 
 	test('Return All pages through next_offset_id until a page is empty; one item per update, in order', async () => {
-		sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
 		const result = await getMany({ returnAll: true });
 		expect(result.error).toBeUndefined();
 		expect(texts(result.items)).toEqual(range(1, 250));
@@ -77,20 +60,20 @@ describe('Update → Get Many', () => {
 		expect(new Set(result.items.map((item) => item.json._next_offset_id))).toEqual(new Set([cursor]));
 
 		// Continuing from it later gives only what is new.
-		sandbox.appendSyntheticUpdates({ count: 3, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 3, userId: sara.user_id });
 		const next = await getMany({ returnAll: true, offsetId: cursor });
 		expect(texts(next.items)).toEqual(range(1, 3));
 	});
 
 	test('Page Size sets how many are asked for per request', async () => {
-		sandbox.appendSyntheticUpdates({ count: 25, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 25, userId: sara.user_id });
 		const result = await getMany({ returnAll: true, options: { pageSize: 10 } });
 		expect(texts(result.items)).toEqual(range(1, 25));
 		expect(bodies().map((body) => body.limit)).toEqual([10, 10, 10, 10]);
 	});
 
 	test('Limit: never asks for more than it returns, so the cursor skips nothing', async () => {
-		sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
 		const first = await getMany({ returnAll: false, limit: 30 });
 		expect(first.error).toBeUndefined();
 		expect(texts(first.items)).toEqual(range(1, 30));
@@ -102,7 +85,7 @@ describe('Update → Get Many', () => {
 	});
 
 	test('Limit above one page: pages until the limit is reached', async () => {
-		sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 250, userId: sara.user_id });
 		const result = await getMany({ returnAll: false, limit: 150 });
 		expect(texts(result.items)).toEqual(range(1, 150));
 		const sent = bodies();
@@ -111,17 +94,17 @@ describe('Update → Get Many', () => {
 	});
 
 	test('Limit larger than the backlog: everything there is, then stops at the empty page', async () => {
-		sandbox.appendSyntheticUpdates({ count: 7, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 7, userId: sara.user_id });
 		const result = await getMany({ returnAll: false, limit: 50 });
 		expect(texts(result.items)).toEqual(range(1, 7));
 		expect(bodies().map((body) => body.limit)).toEqual([50, 43]);
 	});
 
 	test('a cursor that does not move on stops paging; repeated updates are dropped', async () => {
-		sandbox.appendSyntheticUpdates({ count: 120, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 120, userId: sara.user_id });
 		// Every answer repeats an update already delivered; at the end of the list that means a page
 		// holding only an old update and the same cursor again, forever.
-		sandbox.injectFault({ kind: 'duplicateUpdate', times: Infinity });
+		actions.sandbox.injectFault({ kind: 'duplicateUpdate', times: Infinity });
 		const result = await getMany({ returnAll: true });
 		expect(result.error).toBeUndefined();
 		expect(texts(result.items)).toEqual(range(1, 120));
@@ -131,7 +114,7 @@ describe('Update → Get Many', () => {
 	});
 
 	test('one run per input item', async () => {
-		sandbox.appendSyntheticUpdates({ count: 5, userId: sara.user_id });
+		actions.sandbox.appendSyntheticUpdates({ count: 5, userId: sara.user_id });
 		const result = await getMany({ returnAll: false, limit: 2 }, [{ json: {} }, { json: {} }]);
 		expect(texts(result.items)).toEqual(['synthetic 1', 'synthetic 2', 'synthetic 1', 'synthetic 2']);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
@@ -147,8 +130,6 @@ describe('Update → Get Many', () => {
 
 	test('an offset with spaces is refused before sending', async () => {
 		const result = await getMany({ returnAll: true, offsetId: 'abc def' });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe('Offset ID: must be a single ID without spaces, got "abc def" [item 0]');
-		expect(sandbox.requests).toEqual([]);
+		expectRefused(result, 'Offset ID: must be a single ID without spaces, got "abc def" [item 0]');
 	});
 });
