@@ -26,6 +26,7 @@ import {
 	updateTypesProperty,
 	webhookBodyToItem,
 } from '../shared/updates';
+import { changeRememberedState, withDeliveryState } from './memory';
 import {
 	forgetRegistration,
 	normaliseTypes,
@@ -41,7 +42,7 @@ import {
 	urlWithSecret,
 	withoutSecret,
 } from './secret';
-import { isRepeatedTap } from './taps';
+import { RECENT_TAPS_FIELD, forgetTap, isRepeatedTap } from './taps';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
 const OK_ANSWER: IDataObject = { status: 'OK' };
@@ -55,20 +56,31 @@ const RECENT_KEYS_FIELD = 'recentKeys';
 const DEFAULT_TAP_WINDOW_SECONDS = 5;
 
 /**
+ * How n8n answers every delivery: at once (`onReceived`: before the workflow runs), with n8n's default
+ * status, 200.
+ *
+ * `responseData` must be there and empty. When a delivery starts an execution, n8n answers with the
+ * description's `responseData` if it has a value, and only falls back to the node's `webhookResponse`
+ * (OK_ANSWER) when it is empty; left out, it defaults to the text "firstEntryJson", which n8n then sends as
+ * the body. Deliveries that start nothing get `webhookResponse` either way.
+ */
+const ANSWER_AT_ONCE = { responseMode: 'onReceived', responseData: '' } as const;
+
+/**
  * The webhook's own path, plus the same path with each suffix the service may append (facts §4). Only the
  * first is named `default`: n8n runs checkExists/create/delete per webhook name, and the bot must be
  * registered once, not six times. The suffix routes carry no lifecycle methods of their own.
  */
 const WEBHOOK_PATH = 'webhook';
 const webhooks: IWebhookDescription[] = [
-	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: WEBHOOK_PATH },
+	{ name: 'default', httpMethod: 'POST', path: WEBHOOK_PATH, ...ANSWER_AT_ONCE },
 	...ENDPOINT_SUFFIXES.map(
 		(suffix): IWebhookDescription => ({
 			name: 'setup',
 			httpMethod: 'POST',
-			responseMode: 'onReceived',
 			path: `${WEBHOOK_PATH}/${suffix}`,
 			ndvHideUrl: true,
+			...ANSWER_AT_ONCE,
 		}),
 	),
 ];
@@ -232,15 +244,41 @@ export class RubikaWebhookTrigger implements INodeType {
 		}
 
 		const endpoints = normaliseTypes(this.getNodeParameter('endpoints', []) as string[]);
-		if (!matchesFilters(item, readFilters(this, endpoints))) {
-			noteFiltered(this, item);
-			return { webhookResponse: OK_ANSWER };
-		}
-		if (isRepeat(this, item)) return { webhookResponse: OK_ANSWER };
+		const wanted = matchesFilters(item, readFilters(this, endpoints));
+		const tapWindowMs = tapRepeatWindowMs(this);
+		const now = Date.now();
+		const repeated = onDeliveryState(this, (state) => {
+			if (!wanted) {
+				noteFiltered(state, item);
+				return false;
+			}
+			return isRepeat(state, item, tapWindowMs, now);
+		});
+		if (!wanted || repeated) return { webhookResponse: OK_ANSWER };
+		takeBackIfNotHandled(this, item);
 
 		const output: INodeExecutionData = { json: item };
 		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
 	}
+}
+
+/** The node's fields that de-duplication keeps. */
+const DELIVERY_STATE_FIELDS = [RECENT_KEYS_FIELD, RECENT_TAPS_FIELD];
+
+/**
+ * Runs a de-duplication step on the node's state. Live deliveries use the state mirrored in memory and
+ * in static data (see memory.ts). A test event works on the static data alone, as n8n keeps nothing of a
+ * test run, so that sending the same sample again starts the workflow again.
+ */
+function onDeliveryState<T>(context: IWebhookFunctions, use: (state: IDataObject) => T): T {
+	const staticData = context.getWorkflowStaticData('node');
+	if (context.getMode() === 'manual') return use(staticData);
+	return withDeliveryState(deliveryScope(context), staticData, DELIVERY_STATE_FIELDS, use);
+}
+
+/** Which remembered state is this node's: the workflow and the node's webhook id. */
+function deliveryScope(context: IWebhookFunctions): string {
+	return `${context.getWorkflow().id ?? ''}/${webhookKey(context)}`;
 }
 
 /**
@@ -248,33 +286,55 @@ export class RubikaWebhookTrigger implements INodeType {
  * are remembered by key in the bounded set the polling trigger uses; inline taps only for a short window
  * (see taps.ts); bodies of unknown format have no identity, so each of them counts.
  */
-function isRepeat(context: IWebhookFunctions, item: UpdateItem): boolean {
+function isRepeat(state: IDataObject, item: UpdateItem, tapWindowMs: number, now: number): boolean {
 	if (item.type === OTHER_DELIVERY_TYPE) return false;
-	const staticData = context.getWorkflowStaticData('node');
-	if (item.type === INLINE_MESSAGE_TYPE) {
-		const options = context.getNodeParameter('options', {}) as IDataObject;
-		const seconds = Number(options.tapRepeatWindow ?? DEFAULT_TAP_WINDOW_SECONDS);
-		return isRepeatedTap(staticData, item.update_key, Number.isFinite(seconds) ? seconds * 1000 : 0, Date.now());
-	}
-	const recent = RecentKeys.load(staticData, RECENT_KEYS_FIELD);
+	if (item.type === INLINE_MESSAGE_TYPE) return isRepeatedTap(state, item.update_key, tapWindowMs, now);
+	const recent = RecentKeys.load(state, RECENT_KEYS_FIELD);
 	if (recent.has(item.update_key)) return true;
 	recent.remember(item.update_key);
-	recent.save(staticData, RECENT_KEYS_FIELD);
+	recent.save(state, RECENT_KEYS_FIELD);
 	return false;
 }
 
 /**
  * A filtered-out update starts nothing, but a filtered "bot stopped" still ends the chat's "started" state,
- * so that the next start is not mistaken for a repeat (RecentKeys.observe). Saved only when that changed
- * something, to spare n8n a static data write per ignored message.
+ * so that the next start is not mistaken for a repeat (RecentKeys.observe).
  */
-function noteFiltered(context: IWebhookFunctions, item: UpdateItem): void {
+function noteFiltered(state: IDataObject, item: UpdateItem): void {
 	if (item.type === OTHER_DELIVERY_TYPE || item.type === INLINE_MESSAGE_TYPE) return;
-	const staticData = context.getWorkflowStaticData('node');
-	const recent = RecentKeys.load(staticData, RECENT_KEYS_FIELD);
+	const recent = RecentKeys.load(state, RECENT_KEYS_FIELD);
 	const before = recent.size;
 	recent.observe(item.update_key);
-	if (recent.size !== before) recent.save(staticData, RECENT_KEYS_FIELD);
+	if (recent.size !== before) recent.save(state, RECENT_KEYS_FIELD);
+}
+
+/**
+ * If n8n then fails to start the execution (it answers with an error and saves nothing), the event is
+ * forgotten again in memory, so that a redelivery of it goes through.
+ */
+function takeBackIfNotHandled(context: IWebhookFunctions, item: UpdateItem): void {
+	if (context.getMode() === 'manual' || item.type === OTHER_DELIVERY_TYPE) return;
+	const scope = deliveryScope(context);
+	const response = context.getResponseObject();
+	response.once('finish', () => {
+		if (response.statusCode < 400) return;
+		changeRememberedState(scope, (state) => {
+			if (item.type === INLINE_MESSAGE_TYPE) {
+				forgetTap(state, item.update_key);
+				return;
+			}
+			const recent = RecentKeys.load(state, RECENT_KEYS_FIELD);
+			recent.forget(item.update_key);
+			recent.save(state, RECENT_KEYS_FIELD);
+		});
+	});
+}
+
+/** Options → Repeated Tap Window, in milliseconds. */
+function tapRepeatWindowMs(context: IWebhookFunctions): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const seconds = Number(options.tapRepeatWindow ?? DEFAULT_TAP_WINDOW_SECONDS);
+	return Number.isFinite(seconds) ? seconds * 1000 : 0;
 }
 
 /** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */

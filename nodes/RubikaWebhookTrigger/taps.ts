@@ -11,7 +11,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { hashKey } from '../shared/updates';
 
-const FIELD = 'recentTaps';
+/** Where the recent taps live in the node's static data. */
+export const RECENT_TAPS_FIELD = 'recentTaps';
+const FIELD = RECENT_TAPS_FIELD;
 
 /** Taps remembered at most; more than this many distinct taps inside one window is not a repeat pattern. */
 const MAX_TAPS = 500;
@@ -40,4 +42,13 @@ export function isRepeatedTap(store: IDataObject, key: string, windowMs: number,
 	// Assigned as a new object: n8n notices changes to static data through its setters only.
 	store[FIELD] = Object.fromEntries(kept.slice(-MAX_TAPS));
 	return repeated;
+}
+
+/** Forgets a recorded tap, so that the same tap counts as new again. */
+export function forgetTap(store: IDataObject, key: string): void {
+	const raw = store[FIELD];
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+	const hashed = hashKey(key);
+	if (!(hashed in raw)) return;
+	store[FIELD] = Object.fromEntries(Object.entries(raw).filter(([candidate]) => candidate !== hashed));
 }

@@ -9,12 +9,17 @@
  *   n8n's base URLs pointing at it, so what the node registers with the sandbox is reachable. Each request
  *   is matched to a webhook by method and exact path (404 otherwise), its body parsed as n8n does (raw bytes
  *   kept in `rawBody`, JSON parsed only for application/json), and handed to the node's `webhook()` through
- *   n8n-core's real `WebhookContext`. The result is answered the way n8n answers it: `noWebhookResponse`
- *   (the node answered itself), `webhookResponse` (sent as JSON), or n8n's default messages; `workflowData`
- *   becomes one recorded execution.
+ *   n8n-core's real `WebhookContext`. The result is answered the way n8n (2.8 and 2.41) answers it:
+ *   `noWebhookResponse` (the node answered itself); without `workflowData`, the node's `webhookResponse`
+ *   or n8n's default message; with `workflowData` (an execution starts) in response mode `onReceived`, the
+ *   webhook description's `responseData` evaluated with n8n's default `firstEntryJson` decides, and the
+ *   node's `webhookResponse` only counts when that is empty. `workflowData` becomes one recorded execution.
  * - Static data behaves as in n8n: every call gets a fresh `Workflow` built from what the "database" holds
  *   (`saved`), and changes are written back only when n8n would save them (after activation, deactivation
- *   and every production webhook call, and only if the observable static data says it changed).
+ *   and production webhook calls, and only if the observable static data says it changed). n8n 2.41 (the
+ *   default here) does not save what a webhook call changed when the call starts an execution: it builds
+ *   the execution's Workflow on the same static data object, which clears the "changed" flag first. n8n
+ *   2.8 saves it (option `n8n: '2.8'`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +61,8 @@ export interface WebhookHarnessOptions {
 	/** Port for the server (default: any free one); reuse a closed harness's port to model a restart. */
 	port?: number;
 	nodeType?: INodeType;
+	/** Whose static-data saving to model (see above). Default '2.41'. */
+	n8n?: '2.41' | '2.8';
 }
 
 /** One workflow execution the webhook started. */
@@ -71,8 +78,17 @@ export interface ServedRequest {
 	/** Path and query as received. */
 	url: string;
 	status: number;
+	/** The Content-Type header of the answer ('' when none was set). */
+	contentType: string;
 	responseBody: string;
 	startedExecution: boolean;
+}
+
+/** What a direct POST got back. */
+export interface PostAnswer {
+	status: number;
+	contentType: string;
+	body: string;
 }
 
 export class WebhookHarness {
@@ -98,6 +114,18 @@ export class WebhookHarness {
 	origin = '';
 
 	private executionCounter = 0;
+
+	/** While set, requests wait here after the node ran, before n8n saves static data and answers. */
+	private answerGate: Promise<void> | undefined;
+
+	/** Requests waiting at the gate of `holdAnswers()`. */
+	held = 0;
+
+	/**
+	 * n8n cannot start executions (a database error, say): a call that would start one is answered 500,
+	 * as n8n does, and nothing is saved.
+	 */
+	failStartingExecutions = false;
 
 	private constructor(private readonly options: WebhookHarnessOptions) {
 		this.nodeType = options.nodeType ?? new RubikaWebhookTrigger();
@@ -198,15 +226,51 @@ export class WebhookHarness {
 		this.persist(workflow);
 	}
 
+	/**
+	 * Holds every request after the node's `webhook()` has returned and before static data is saved and the
+	 * answer sent, as a slow database would in n8n, so that a second request can run meanwhile. Returns the
+	 * function that lets them all go on.
+	 */
+	holdAnswers(): () => void {
+		let release!: () => void;
+		this.answerGate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		return () => {
+			this.answerGate = undefined;
+			release();
+		};
+	}
+
 	/** POSTs straight to the server, for requests the sandbox would never make. */
 	async post(
 		pathAndQuery: string,
 		body: unknown,
 		headers: Record<string, string> = { 'Content-Type': 'application/json' },
-	): Promise<{ status: number; body: string }> {
-		const payload = typeof body === 'string' ? body : JSON.stringify(body);
-		const response = await fetch(new URL(pathAndQuery, this.origin), { method: 'POST', headers, body: payload });
-		return { status: response.status, body: await response.text() };
+	): Promise<PostAnswer> {
+		const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+		// A connection of its own each time (no pooled socket), so that a harness restarted on the same port
+		// is never sent a request on a connection of the closed one.
+		return await new Promise<PostAnswer>((resolve, reject) => {
+			const request = http.request(new URL(pathAndQuery, this.origin), {
+				method: 'POST',
+				agent: false,
+				headers: { ...headers, 'Content-Length': String(payload.length) },
+			});
+			request.on('error', reject);
+			request.on('response', (response) => {
+				readAll(response).then(
+					(answer) =>
+						resolve({
+							status: response.statusCode ?? 0,
+							contentType: String(response.headers['content-type'] ?? ''),
+							body: answer.toString('utf8'),
+						}),
+					reject,
+				);
+			});
+			request.end(payload);
+		});
 	}
 
 	private get executeMode(): WorkflowExecuteMode {
@@ -287,12 +351,14 @@ export class WebhookHarness {
 		const url = new URL(req.url ?? '/', this.origin);
 		const method = req.method ?? 'GET';
 		const rawBody = await readAll(req);
+		const sent = captureAnswer(res);
 		const record = (startedExecution = false) =>
 			this.served.push({
 				method,
 				url: req.url ?? '',
 				status: res.statusCode,
-				responseBody: (res as { harnessBody?: string }).harnessBody ?? '',
+				contentType: sent.contentType,
+				responseBody: sent.body,
 				startedExecution,
 			});
 
@@ -325,13 +391,6 @@ export class WebhookHarness {
 		}
 		Object.assign(request, { body: body ?? {}, rawBody, query: parseQuery(url), params: {}, contentType });
 
-		// Keep what the node itself writes (a 403, say) for `served`.
-		const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
-		(res as { end: unknown }).end = (...args: unknown[]) => {
-			const [chunk] = args;
-			if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) (res as { harnessBody?: string }).harnessBody = chunk.toString();
-			return end(...args);
-		};
 		const additionalData = this.additionalData({
 			httpRequest: request as never,
 			httpResponse: res as never,
@@ -347,28 +406,80 @@ export class WebhookHarness {
 			record();
 			return;
 		}
-		// n8n saves the static data of a production webhook call before it answers.
-		if (!this.test) this.persist(workflow);
+		if (this.answerGate) {
+			this.held += 1;
+			await this.answerGate;
+			this.held -= 1;
+		}
+		const startsExecution = result.workflowData !== undefined;
+		if (startsExecution && this.failStartingExecutions) {
+			sendJson(res, 500, { code: 0, message: 'The execution could not be started' });
+			record();
+			return;
+		}
+		// n8n saves the static data of a production webhook call before it answers (see the top).
+		if (!this.test && (!startsExecution || this.options.n8n === '2.8')) this.persist(workflow);
 
-		if (result.noWebhookResponse === true) {
-			if (!res.writableEnded) res.end();
-			record();
-			return;
-		}
-		let answered = false;
-		if (result.webhookResponse !== undefined) {
-			sendJson(res, 200, result.webhookResponse);
-			answered = true;
-		}
+		const answeredByNode = result.noWebhookResponse === true;
+		if (answeredByNode && !res.writableEnded) res.end();
+		const description = webhook.webhookDescription;
+		const responseCode = Number(
+			workflow.expression.getSimpleParameterValue(this.node, description.responseCode, mode, {}, undefined, 200),
+		);
 		if (result.workflowData === undefined) {
-			if (!answered) sendJson(res, 200, { message: 'Webhook call received' });
+			if (!answeredByNode) sendJson(res, responseCode, result.webhookResponse ?? { message: 'Webhook call received' });
 			record();
 			return;
 		}
+		const responseMode = workflow.expression.getSimpleParameterValue(
+			this.node,
+			description.responseMode,
+			mode,
+			{},
+			undefined,
+			'onReceived',
+		);
+		if (responseMode !== 'onReceived') throw new Error(`the harness models responseMode "onReceived" only, not "${String(responseMode)}"`);
 		this.executions.push({ items: result.workflowData[0] ?? [], path });
-		if (!answered) sendJson(res, 200, { message: 'Workflow was started' });
+		if (!answeredByNode) {
+			const responseData = workflow.expression.getComplexParameterValue(
+				this.node,
+				description.responseData,
+				mode,
+				{},
+				undefined,
+				'firstEntryJson',
+			);
+			if (responseData === 'noData') {
+				res.writeHead(responseCode);
+				res.end();
+			} else if (responseData) {
+				// n8n sends a string as it is (Express makes it text/html) and anything else as JSON.
+				if (typeof responseData === 'string') sendText(res, responseCode, responseData);
+				else sendJson(res, responseCode, responseData);
+			} else {
+				sendJson(res, responseCode, result.webhookResponse ?? { message: 'Workflow was started' });
+			}
+		}
 		record(true);
 	}
+}
+
+/**
+ * The trigger's node type loaded afresh, without the memory the node keeps in its module: what a new n8n
+ * process would load. For restarts.
+ */
+export function freshTriggerNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const loaded = require('../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node') as {
+			RubikaWebhookTrigger: new () => INodeType;
+		};
+		nodeType = new loaded.RubikaWebhookTrigger();
+	});
+	if (nodeType === undefined) throw new Error('the trigger node did not load');
+	return nodeType;
 }
 
 /** Exact match, with `:name` segments matching any one segment (n8n's dynamic webhooks). */
@@ -388,10 +499,35 @@ function parseQuery(url: URL): Record<string, string | string[]> {
 	return query;
 }
 
+/**
+ * Watches what is written to the response, by the harness or by the node itself (a 403, say), so that
+ * `served` shows the Content-Type and body the sender got.
+ */
+function captureAnswer(res: http.ServerResponse): { contentType: string; body: string } {
+	const sent = { contentType: '', body: '' };
+	const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+	(res as { writeHead: unknown }).writeHead = (...args: unknown[]) => {
+		const headers = args.find((arg): arg is Record<string, unknown> => typeof arg === 'object' && arg !== null);
+		const type = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+		sent.contentType = String(type ?? res.getHeader('content-type') ?? '');
+		return writeHead(...args);
+	};
+	const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+	(res as { end: unknown }).end = (...args: unknown[]) => {
+		const [chunk] = args;
+		if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.body = chunk.toString();
+		return end(...args);
+	};
+	return sent;
+}
+
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
-	const text = JSON.stringify(value);
-	(res as { harnessBody?: string }).harnessBody = text;
 	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	res.end(JSON.stringify(value));
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
 	res.end(text);
 }
 

@@ -3,14 +3,43 @@
  * with the sandbox, the sandbox delivers real HTTP POSTs there, and the harness runs the node's `webhook()`
  * through n8n-core's WebhookContext for each one.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodeType } from 'n8n-workflow';
 
+import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { WebhookHarnessOptions } from '../harness/webhook';
-import { WebhookHarness } from '../harness/webhook';
+import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../harness/webhook';
+import { WebhookHarness, freshTriggerNodeType } from '../harness/webhook';
 
 const { sara, reza } = DEMO_USERS;
+
+/** What every accepted delivery must get back, whatever happens next (facts §4). */
+const OK_ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"OK"}' };
+
+/** The answers the server sent, in the shape of OK_ANSWER. */
+function answers(served: ServedRequest[]): Array<typeof OK_ANSWER> {
+	return served.map(({ status, contentType, responseBody }) => ({ status, contentType, body: responseBody }));
+}
+
+function answer({ status, contentType, body }: PostAnswer): typeof OK_ANSWER {
+	return { status, contentType, body };
+}
+
+/** A `{"update": …}` delivery of a user's new message, as Rubika posts it, for requests sent by hand. */
+function newMessageDelivery(messageId: string, text: string, user: { chat_id: string; user_id: string } = sara) {
+	return {
+		update: {
+			type: 'NewMessage',
+			chat_id: user.chat_id,
+			new_message: { message_id: messageId, text, time: '1700000000', sender_type: 'User', sender_id: user.user_id },
+		},
+	};
+}
+
+/** Resolves once `condition()` holds; the test's own timeout ends a wait that never does. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 
 let sandbox: RubikaSandbox;
 const harnesses: WebhookHarness[] = [];
@@ -36,6 +65,24 @@ async function harness(
 	});
 	harnesses.push(started);
 	return started;
+}
+
+/**
+ * n8n restarts on the same address: a new process (the node module loaded afresh, so nothing in memory), the
+ * static data as saved, the same node; the activation finds the registration in place.
+ */
+async function restart(trigger: WebhookHarness, options: Partial<WebhookHarnessOptions> = {}): Promise<WebhookHarness> {
+	await trigger.close();
+	harnesses.splice(harnesses.indexOf(trigger), 1);
+	const restarted = await harness(trigger.node.parameters, {
+		webhookId: trigger.node.webhookId,
+		staticData: trigger.saved,
+		port: trigger.port,
+		nodeType: freshTriggerNodeType(),
+		...options,
+	});
+	await restarted.activate('init');
+	return restarted;
 }
 
 /** The URL the sandbox holds for an endpoint of the demo bot. */
@@ -227,9 +274,27 @@ describe('deliveries', () => {
 		expect(item.json.time_iso).toMatch(/^\d{4}-\d\d-\d\dT/);
 		expect((item.json.update as { new_message: { text: string } }).new_message.text).toBe('hello bot');
 
+		// What the sender got, on the wire: status, body and type.
 		const [delivery] = sandbox.deliveries;
-		expect(delivery.httpStatus).toBe(200);
-		expect(JSON.parse(delivery.responseBody ?? '')).toEqual({ status: 'OK' });
+		expect([delivery.httpStatus, delivery.responseBody]).toEqual([200, '{"status":"OK"}']);
+		expect(trigger.served.map((served) => served.startedExecution)).toEqual([true]);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER]);
+	});
+
+	test('without an empty responseData in its webhook description, n8n would answer "firstEntryJson" (what the harness models)', async () => {
+		const fixed = new RubikaWebhookTrigger();
+		const withoutResponseData: INodeType = Object.assign(new RubikaWebhookTrigger(), {
+			description: {
+				...fixed.description,
+				webhooks: fixed.description.webhooks?.map(({ responseData: _dropped, ...rest }) => rest),
+			},
+		});
+		const trigger = await harness({}, { nodeType: withoutResponseData });
+		await trigger.activate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'hello bot' });
+		await sandbox.deliveriesSettled();
+		expect(trigger.executions).toHaveLength(1);
+		expect(sandbox.deliveries.map((delivery) => delivery.responseBody)).toEqual(['firstEntryJson']);
 	});
 
 	test('an inline keypad tap becomes an item with the button, the bot\'s message, the chat and the user', async () => {
@@ -249,6 +314,7 @@ describe('deliveries', () => {
 			text: 'Pasta',
 		});
 		expect(sandbox.deliveries.map((delivery) => [delivery.kind, delivery.httpStatus])).toEqual([['inline_message', 200]]);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER]);
 	});
 
 	test('deliveries to the suffixed paths (/receiveUpdate, /receiveInlineMessage) work the same', async () => {
@@ -264,7 +330,7 @@ describe('deliveries', () => {
 			`/webhook/${trigger.node.webhookId}/webhook/receiveUpdate`,
 			`/webhook/${trigger.node.webhookId}/webhook/receiveInlineMessage`,
 		]);
-		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200, 200]);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER]);
 		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['NewMessage', 'InlineMessage']);
 	});
 
@@ -274,20 +340,14 @@ describe('deliveries', () => {
 		const url = new URL(registered('ReceiveUpdate'));
 		const secret = url.searchParams.get('secret');
 		const base = url.pathname;
-		const update = (id: string) => ({
-			update: {
-				type: 'NewMessage',
-				chat_id: reza.chat_id,
-				new_message: { message_id: id, text: `m${id}`, time: '1700000000', sender_type: 'User', sender_id: reza.user_id },
-			},
-		});
+		const update = (id: string) => newMessageDelivery(id, `m${id}`, reza);
 		const paths = ['receiveUpdate', 'receiveInlineMessage', 'receiveQuery', 'getSelectionItem', 'searchSelectionItems'];
 		for (const [index, suffix] of paths.entries()) {
-			const answer = await trigger.post(`${base}/${suffix}?secret=${secret}`, update(String(1000 + index)));
-			expect({ suffix, status: answer.status, body: answer.body }).toEqual({ suffix, status: 200, body: '{"status":"OK"}' });
+			const got = await trigger.post(`${base}/${suffix}?secret=${secret}`, update(String(1000 + index)));
+			expect({ suffix, ...answer(got) }).toEqual({ suffix, ...OK_ANSWER });
 		}
 		const glued = await trigger.post(`${base}?secret=${secret}/receiveUpdate`, update('2000'));
-		expect(glued.status).toBe(200);
+		expect(answer(glued)).toEqual(OK_ANSWER);
 		const unknownSuffix = await trigger.post(`${base}/somethingElse?secret=${secret}`, update('3000'));
 		expect(unknownSuffix.status).toBe(404);
 
@@ -307,13 +367,7 @@ describe('deliveries', () => {
 		await trigger.activate();
 		const url = new URL(registered('ReceiveUpdate'));
 		const secret = url.searchParams.get('secret') ?? '';
-		const body = {
-			update: {
-				type: 'NewMessage',
-				chat_id: sara.chat_id,
-				new_message: { message_id: '42', text: 'forged', time: '1700000000', sender_type: 'User', sender_id: sara.user_id },
-			},
-		};
+		const body = newMessageDelivery('42', 'forged');
 		const attempts = [
 			url.pathname,
 			`${url.pathname}?secret=`,
@@ -326,9 +380,9 @@ describe('deliveries', () => {
 			`${url.pathname}/receiveInlineMessage?token=${secret}`,
 		];
 		for (const attempt of attempts) {
-			const answer = await trigger.post(attempt, body);
-			expect({ attempt, status: answer.status }).toEqual({ attempt, status: 403 });
-			expect(answer.body).not.toContain(secret);
+			const refused = await trigger.post(attempt, body);
+			expect({ attempt, status: refused.status }).toEqual({ attempt, status: 403 });
+			expect(refused.body).not.toContain(secret);
 		}
 		expect(trigger.executions).toHaveLength(0);
 		expect(trigger.savedNodeStaticData.recentKeys).toBeUndefined();
@@ -346,28 +400,70 @@ describe('deliveries', () => {
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'twice' });
 		await sandbox.deliveriesSettled();
 
-		expect(sandbox.deliveries.map((delivery) => [delivery.duplicate, delivery.httpStatus])).toEqual([
-			[false, 200],
-			[true, 200],
-			[false, 200],
-			[true, 200],
+		expect(sandbox.deliveries.map((delivery) => [delivery.duplicate, delivery.httpStatus, delivery.responseBody])).toEqual([
+			[false, 200, '{"status":"OK"}'],
+			[true, 200, '{"status":"OK"}'],
+			[false, 200, '{"status":"OK"}'],
+			[true, 200, '{"status":"OK"}'],
 		]);
+		expect(trigger.served.map((served) => served.startedExecution)).toEqual([true, false, true, false]);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER, OK_ANSWER, OK_ANSWER]);
 		expect(trigger.executions.map((execution) => execution.items[0].json.text)).toEqual(['once', 'twice']);
 
-		// n8n restarts on the same address: a new workflow object from the saved static data, nothing to
-		// register again, and Rubika delivers the same event once more.
-		await trigger.close();
-		harnesses.splice(harnesses.indexOf(trigger), 1);
-		const restarted = await harness({}, { webhookId: trigger.node.webhookId, staticData: trigger.saved, port: trigger.port });
-		await restarted.activate('init');
+		// After a restart (nothing to register again) Rubika delivers the same event once more. The repeated
+		// copies started nothing, so n8n saved the keys with them, 2.41 included.
+		const restarted = await restart(trigger);
 		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(2);
 		const url = new URL(registered('ReceiveUpdate'));
 		const again = await restarted.post(`${url.pathname}${url.search}`, sandbox.deliveries[0].body);
-		expect(again).toEqual({ status: 200, body: '{"status":"OK"}' });
+		expect(answer(again)).toEqual(OK_ANSWER);
+		expect(restarted.executions).toHaveLength(0);
 		sandbox.configure({ duplicateDeliveries: false });
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'after the restart' });
 		await sandbox.deliveriesSettled();
 		expect(restarted.executions.map((execution) => execution.items[0].json.text)).toEqual(['after the restart']);
+	});
+
+	test('n8n 2.41 saves nothing of a delivery that starts an execution: memory catches the repeat, the static data gets the key with the next delivery that starts nothing', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const first = newMessageDelivery('601', 'first');
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, first))).toEqual(OK_ANSWER);
+		expect(trigger.savedNodeStaticData.recentKeys).toBeUndefined();
+
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, first))).toEqual(OK_ANSWER);
+		expect(trigger.executions).toHaveLength(1);
+		expect(trigger.savedNodeStaticData.recentKeys).toHaveLength(1);
+
+		const restarted = await restart(trigger);
+		expect(answer(await restarted.post(`${url.pathname}${url.search}`, first))).toEqual(OK_ANSWER);
+		expect(restarted.executions).toHaveLength(0);
+	});
+
+	test('n8n 2.8 saves the key with the delivery that starts the execution, so a restart right after it loses nothing', async () => {
+		const trigger = await harness({}, { n8n: '2.8' });
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const first = newMessageDelivery('602', 'first');
+		await trigger.post(`${url.pathname}${url.search}`, first);
+		expect(trigger.savedNodeStaticData.recentKeys).toHaveLength(1);
+		const restarted = await restart(trigger);
+		expect(answer(await restarted.post(`${url.pathname}${url.search}`, first))).toEqual(OK_ANSWER);
+		expect(trigger.executions.length + restarted.executions.length).toBe(1);
+	});
+
+	test('when n8n fails to start the execution, the event is not remembered, so its redelivery goes through', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const update = newMessageDelivery('603', 'unlucky');
+		trigger.failStartingExecutions = true;
+		expect((await trigger.post(`${url.pathname}${url.search}`, update)).status).toBe(500);
+		expect(trigger.executions).toHaveLength(0);
+		trigger.failStartingExecutions = false;
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, update))).toEqual(OK_ANSWER);
+		expect(trigger.executions).toHaveLength(1);
 	});
 
 	test('a one-off duplicated inline tap starts one execution; a later identical tap is a new tap', async () => {
@@ -379,6 +475,7 @@ describe('deliveries', () => {
 		await sandbox.deliveriesSettled();
 		expect(sandbox.deliveries.filter((delivery) => delivery.kind === 'inline_message')).toHaveLength(2);
 		expect(trigger.executions).toHaveLength(1);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER]);
 
 		// Same tap, with the window set to 0: every tap counts.
 		const noWindow = await harness({ options: { tapRepeatWindow: 0 } });
@@ -396,8 +493,39 @@ describe('deliveries', () => {
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'private, filtered out' });
 		sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'in the group' });
 		await sandbox.deliveriesSettled();
-		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200, 200]);
+		expect(trigger.served.map((served) => served.startedExecution)).toEqual([false, true]);
+		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER]);
 		expect(trigger.executions.map((execution) => execution.items[0].json.text)).toEqual(['in the group']);
+	});
+
+	test('overlapping deliveries of one event (a retry while the first is still handled) start one execution', async () => {
+		const trigger = await harness();
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const update = newMessageDelivery('555', 'retried');
+		const messageId = await sendKeypad();
+		const tap = { inline_message: { sender_id: sara.user_id, text: 'Pizza', message_id: messageId, chat_id: sara.chat_id, aux_data: { button_id: 'pizza' } } };
+
+		// Both copies are read before either one's static data is saved, as with a slow database.
+		for (const body of [update, tap]) {
+			const release = trigger.holdAnswers();
+			const pending = Promise.all([1, 2].map(async () => await trigger.post(`${url.pathname}${url.search}`, body)));
+			await until(() => trigger.held === 2);
+			release();
+			expect((await pending).map(answer)).toEqual([OK_ANSWER, OK_ANSWER]);
+		}
+		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['NewMessage', 'InlineMessage']);
+	});
+
+	test('a test event is not remembered: sending the same sample to the test URL again starts the workflow again', async () => {
+		// n8n keeps no static data of a test run; the node's memory of live deliveries stays out of it too.
+		const trigger = await harness({}, { test: true });
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const update = newMessageDelivery('556', 'sample');
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, update))).toEqual(OK_ANSWER);
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, update))).toEqual(OK_ANSWER);
+		expect(trigger.executions).toHaveLength(2);
 	});
 
 	test('message ids above 2^53 keep every digit', async () => {
@@ -416,8 +544,8 @@ describe('deliveries', () => {
 		await trigger.activate();
 		const url = new URL(registered('ReceiveQuery'));
 		const query = { query: { chat_id: sara.chat_id, text: 'abc' } };
-		expect((await trigger.post(`${url.pathname}/receiveQuery${url.search}`, query)).status).toBe(200);
-		expect((await trigger.post(`${url.pathname}${url.search}`, 'not json', { 'Content-Type': 'text/plain' })).body).toBe('{"status":"OK"}');
+		expect(answer(await trigger.post(`${url.pathname}/receiveQuery${url.search}`, query))).toEqual(OK_ANSWER);
+		expect(answer(await trigger.post(`${url.pathname}${url.search}`, 'not json', { 'Content-Type': 'text/plain' }))).toEqual(OK_ANSWER);
 		expect(trigger.executions).toHaveLength(1);
 		expect(trigger.executions[0].items[0].json).toMatchObject({ type: 'Other', chat_id: null, update: query });
 
@@ -430,15 +558,9 @@ describe('deliveries', () => {
 		const trigger = await harness();
 		await trigger.activate();
 		const url = new URL(registered('ReceiveUpdate'));
-		const body = JSON.stringify({
-			update: {
-				type: 'NewMessage',
-				chat_id: sara.chat_id,
-				new_message: { message_id: '77', text: 'octet', time: '1700000000', sender_type: 'User', sender_id: sara.user_id },
-			},
-		});
-		const answer = await trigger.post(`${url.pathname}${url.search}`, body, { 'Content-Type': 'application/octet-stream' });
-		expect(answer.status).toBe(200);
+		const body = JSON.stringify(newMessageDelivery('77', 'octet'));
+		const got = await trigger.post(`${url.pathname}${url.search}`, body, { 'Content-Type': 'application/octet-stream' });
+		expect(answer(got)).toEqual(OK_ANSWER);
 		expect(trigger.executions[0]?.items[0].json.text).toBe('octet');
 	});
 
