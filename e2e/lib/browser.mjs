@@ -1,0 +1,21 @@
+// Headless Chromium for the e2e suite: the jest browser tests' helpers (test/browser/browser.ts), loaded
+// through ts-node because the suite is plain JavaScript. So both suites launch the same browser the same
+// way: Debian's chromium (found, or installed by scripts/ensure-browser.mjs), driven by playwright-core,
+// with this machine's flags (no sandbox, no GPU, nothing that phones home) and a throw-away profile;
+// every page's console errors, uncaught exceptions and failed requests are collected.
+//
+//   const found = findChromium();   // { path, reason, ms }
+//   const browser = await openBrowser({ executablePath: found.path, ignoreFailedRequests, ignoreConsole });
+//   const page = await browser.newPage(); … browser.errors(page); await browser.close();
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { REPO_ROOT } from './n8n.mjs';
+
+const require = createRequire(import.meta.url);
+require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({
+	transpileOnly: true,
+	project: path.join(REPO_ROOT, 'tsconfig.json'),
+});
+const helpers = require(path.join(REPO_ROOT, 'test', 'browser', 'browser.ts'));
+
+export const { CHROMIUM_ARGS, findChromium, openBrowser, saveScreenshot } = helpers;
