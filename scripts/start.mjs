@@ -296,7 +296,11 @@ async function main() {
 	}
 	const problems = n8n.packageLoadProblems(server.log());
 
-	const demoUser = api.sandbox?.demo.ids.find((i) => /user_?id$/i.test(i.path))?.value;
+	const demoUserId = api.sandbox?.demo.ids.find((i) => /user_?id$/i.test(i.path));
+	const demoUser = demoUserId?.value;
+	// That user's private chat with the bot: the chat page opens on it.
+	const demoChat = demoUserId && api.sandbox.demo.ids.find((i) => i.path === demoUserId.path.replace(/user_?id$/i, 'chat_id'))?.value;
+	const chatPage = `${api.baseUrl}/${demoChat ? `?user=${demoUser}&chat=${demoChat}` : ''}`;
 	const editorHost = listenAddress === '127.0.0.1' ? '127.0.0.1' : 'localhost';
 	const lines = [
 		'',
@@ -311,6 +315,8 @@ async function main() {
 	if (credTest) lines.push(`   credential test (getMe): ${credTest.status}${credTest.message ? ` — ${credTest.message}` : ''}`);
 	if (api.kind === 'sandbox') {
 		lines.push(` Sandbox:   ${api.baseUrl}   (admin API: ${api.baseUrl}/_sandbox/)`);
+		lines.push(` Chat page: ${chatPage}`);
+		lines.push('   (write to the bot as a demo user and tap its keypads, in a browser)');
 		if (api.sandbox.demo.token) lines.push(`   demo bot token: ${api.sandbox.demo.token}`);
 		for (const id of api.sandbox.demo.ids.slice(0, 12)) lines.push(`   ${id.path}: ${id.value}`);
 	} else if (api.kind === 'none') {
@@ -330,7 +336,7 @@ async function main() {
 		' Try:',
 		'   1. Open the editor and log in with the email and password above.',
 		'   2. New workflow -> add the "Rubika" node -> pick the credential above -> e.g. Message: Send',
-		'      to a chat id listed above; run it and look at the answer.',
+		`      to a chat id listed above; run it and look at the answer${api.kind === 'sandbox' ? ', and at the chat page' : ''}.`,
 		'   3. Add a "Rubika Trigger" in another workflow and activate it; then let a demo user write to',
 		'      the bot through the sandbox admin API (sandbox/README.md lists its routes):',
 		`        curl -s -X POST ${api.kind === 'sandbox' ? api.baseUrl : 'http://127.0.0.1:8765'}/_sandbox/actions/send-message \\`,
@@ -338,8 +344,10 @@ async function main() {
 		...(examples
 			? [
 					`   4. Open the imported examples (Overview page): ${examples.list.map((e) => `"${e.name}"`).join(', ')}.`,
-					'      The echo bot: activate it, then send "/start" as above and tap the buttons of the menu',
-					'      (POST /_sandbox/actions/tap-inline-button); each example carries a note explaining it.',
+					...(api.kind === 'sandbox'
+						? ['      The echo bot: activate it, then open the chat page, send "/start" and tap the menu:', `        ${chatPage}`]
+						: ['      The echo bot: activate it, then send "/start" to the bot and tap the buttons of the menu.']),
+					'      Each example carries a note explaining it.',
 				]
 			: []),
 		'',
