@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates';
 import {
 	DEFAULT_MAX_UPDATES_PER_POLL,
@@ -60,14 +61,7 @@ export class RubikaTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
-					{
-						displayName: 'Download Files',
-						name: 'downloadFiles',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to download the file attached to a message into binary data. Only updates that pass the filters are downloaded.',
-					},
+					downloadFilesOption(),
 					{
 						displayName: 'If Rubika Rejects the Saved Position',
 						name: 'onRejectedPosition',
@@ -111,14 +105,7 @@ export class RubikaTrigger implements INodeType {
 						default: DEFAULT_PAGE_SIZE,
 						description: 'How many updates to ask Rubika for in one getUpdates request',
 					},
-					{
-						displayName: 'Put Output in Field',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						description: 'Name of the binary field that receives a downloaded file',
-						displayOptions: { show: { downloadFiles: [true] } },
-					},
+					binaryPropertyNameOption,
 				],
 			},
 		],

@@ -17,8 +17,10 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from '../shared/errors';
-import { callRubika, downloadFromRubika } from '../shared/transport';
+import type { DownloadSettings } from '../shared/downloads';
+import { readDownloadSettings, withDownloadedFile } from '../shared/downloads';
+import { InputError, isRefusal } from '../shared/errors';
+import { callRubika } from '../shared/transport';
 import type { Update } from '../shared/types';
 import type { UpdateFilterParameters, UpdateFilters, UpdateItem } from '../shared/updates';
 import { RecentKeys, matchesFilters, parseUpdateFilters, updateToItem } from '../shared/updates';
@@ -32,8 +34,7 @@ export interface TriggerSettings {
 	onRejectedPosition: OnRejectedPosition;
 	maxUpdatesPerPoll: number;
 	pageSize: number;
-	downloadFiles: boolean;
-	binaryPropertyName: string;
+	download: DownloadSettings;
 }
 
 /** What the trigger keeps in `getWorkflowStaticData('node')`. */
@@ -64,11 +65,9 @@ const inFlight = new WeakSet<object>();
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
 	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
-	const options = ctx.getNodeParameter('options', {}) as {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject & {
 		maxUpdatesPerPoll?: number;
 		pageSize?: number;
-		downloadFiles?: boolean;
-		binaryPropertyName?: string;
 		onRejectedPosition?: string;
 	};
 	let filters: UpdateFilters | undefined;
@@ -83,10 +82,7 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 			description: 'Fix the filter in the trigger\'s Filters section.',
 		});
 	}
-	const binaryPropertyName = (options.binaryPropertyName ?? 'data').trim();
-	if (options.downloadFiles && binaryPropertyName === '') {
-		throw new NodeOperationError(ctx.getNode(), 'Put Output in Field is required when Download Files is on');
-	}
+	const download = readDownloadSettings(ctx.getNode(), options);
 	return {
 		filters,
 		firstActivation:
@@ -97,8 +93,7 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 				: 'error',
 		maxUpdatesPerPoll: clampInteger(options.maxUpdatesPerPoll, 1, MAX_UPDATES_PER_POLL_LIMIT, DEFAULT_MAX_UPDATES_PER_POLL),
 		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
-		downloadFiles: options.downloadFiles === true,
-		binaryPropertyName,
+		download,
 	};
 }
 
@@ -322,58 +317,23 @@ function readPage(ctx: IPollFunctions, data: unknown): { updates: Update[]; next
 	return { updates: updates as Update[], next: cursorOf(next) };
 }
 
-/** The item as n8n wants it, with the attached file as binary data when asked for. */
+/**
+ * The item as n8n wants it, with the attached file as binary data when asked for. A file Rubika refuses
+ * outright will never download and must not hold back every later update, so that comes out on the item;
+ * a failure that may pass on a later try fails the poll instead (nothing is emitted or skipped).
+ */
 async function toExecutionData(
 	ctx: IPollFunctions,
 	item: UpdateItem,
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData> {
-	const fileId = typeof item.file?.file_id === 'string' ? item.file.file_id : undefined;
-	if (!settings.downloadFiles || fileId === undefined) return { json: item };
-	let problem: string | undefined;
-	try {
-		const { download_url: url } = await callRubika(ctx, 'getFile', { file_id: fileId });
-		if (typeof url !== 'string' || url === '') {
-			problem = 'Rubika getFile gave no download address';
-		} else {
-			const { body, headers } = await downloadFromRubika(ctx, url);
-			const fileName = typeof item.file?.file_name === 'string' ? item.file.file_name : undefined;
-			const binary = await ctx.helpers.prepareBinaryData(body, fileName, mimeTypeOf(headers['content-type']));
-			return { json: item, binary: { [settings.binaryPropertyName]: binary } };
-		}
-	} catch (error) {
-		// A file Rubika refuses outright will never download; it must not hold back every later update.
-		// Anything that may pass on a later try fails the poll instead (nothing is emitted or skipped).
-		if (!isFinalFailure(error)) throw asNodeError(ctx, error);
-		problem = (error as Error).message;
-	}
-	return { json: { ...item, file_error: problem ?? 'The file could not be downloaded' } };
+	return await withDownloadedFile(ctx, item, settings.download, 'final');
 }
 
 /** The error as n8n shows it best: API errors stay what they are (same object), anything else is wrapped. */
 function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error));
-}
-
-/** Whether Rubika answered with this envelope status (not a network or HTTP failure). */
-function isRefusal(error: unknown, ...statuses: string[]): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = (error.errorResponse as IDataObject | undefined)?.status;
-	return typeof status === 'string' && statuses.includes(status);
-}
-
-function isFinalFailure(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	if (isRefusal(error, 'INVALID_INPUT', 'INVALID_ACCESS')) return true;
-	const code = Number(error.httpCode);
-	return code >= 400 && code < 500 && code !== 408 && code !== 425 && code !== 429;
-}
-
-function mimeTypeOf(header: string | string[] | undefined): string | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	const type = value?.split(';')[0].trim();
-	return type ? type : undefined;
 }
 
 interface Clock {

@@ -1,3 +1,6 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
 /**
  * A problem with what the user entered, found before any request goes out.
  *
@@ -12,4 +15,11 @@ export class InputError extends Error {
 		super(message);
 		this.name = 'InputError';
 	}
+}
+
+/** Whether Rubika answered with one of these envelope statuses (not a network or HTTP failure). */
+export function isRefusal(error: unknown, ...statuses: string[]): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = (error.errorResponse as IDataObject | undefined)?.status;
+	return typeof status === 'string' && statuses.includes(status);
 }
