@@ -11,6 +11,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import type { DownloadSettings } from '../shared/downloads';
+import {
+	binaryPropertyNameOption,
+	downloadFilesOption,
+	fileToDownload,
+	readDownloadSettings,
+	withDownloadedFile,
+} from '../shared/downloads';
 import { InputError } from '../shared/errors';
 import { parseJsonKeepingBigIntegers } from '../shared/json';
 import { CREDENTIAL_TYPE, callRubika } from '../shared/transport';
@@ -62,7 +70,8 @@ const DEFAULT_TAP_WINDOW_SECONDS = 5;
  * `responseData` must be there and empty. When a delivery starts an execution, n8n answers with the
  * description's `responseData` if it has a value, and only falls back to the node's `webhookResponse`
  * (OK_ANSWER) when it is empty; left out, it defaults to the text "firstEntryJson", which n8n then sends as
- * the body. Deliveries that start nothing get `webhookResponse` either way.
+ * the body. Deliveries that start nothing get `webhookResponse` either way. A delivery whose file is to be
+ * downloaded is answered by the node itself, before the download (see `webhook()`).
  */
 const ANSWER_AT_ONCE = { responseMode: 'onReceived', responseData: '' } as const;
 
@@ -175,6 +184,10 @@ export class RubikaWebhookTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					downloadFilesOption(
+						'Rubika is answered before the download starts, so a large file never delays the answer. A file that cannot be downloaded still starts the workflow, without binary data and with file_error saying why.',
+					),
+					binaryPropertyNameOption,
 					{
 						displayName: 'Repeated Tap Window (Seconds)',
 						name: 'tapRepeatWindow',
@@ -201,6 +214,7 @@ export class RubikaWebhookTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const { url, endpoints } = await registrationTarget(this);
 				readFilters(this, endpoints);
+				readDownloadOptions(this);
 				const staticData = this.getWorkflowStaticData('node');
 				// A half-done registration must not look complete to checkExists.
 				forgetRegistration(staticData);
@@ -229,9 +243,7 @@ export class RubikaWebhookTrigger implements INodeType {
 		const expected = deriveSecret(token, webhookKey(this));
 		if (!secretsMatch(presentedSecret(this.getQueryData()), expected)) {
 			// Rubika sends the secret on every delivery; without it, this is someone else.
-			const response = this.getResponseObject();
-			response.writeHead(403, { 'Content-Type': 'application/json' });
-			response.end(JSON.stringify({ status: 'FORBIDDEN', message: 'Missing or wrong secret' }));
+			answerNow(this, 403, { status: 'FORBIDDEN', message: 'Missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
 
@@ -245,6 +257,7 @@ export class RubikaWebhookTrigger implements INodeType {
 
 		const endpoints = normaliseTypes(this.getNodeParameter('endpoints', []) as string[]);
 		const wanted = matchesFilters(item, readFilters(this, endpoints));
+		const download = readDownloadOptions(this);
 		const tapWindowMs = tapRepeatWindowMs(this);
 		const now = Date.now();
 		const repeated = onDeliveryState(this, (state) => {
@@ -257,8 +270,16 @@ export class RubikaWebhookTrigger implements INodeType {
 		if (!wanted || repeated) return { webhookResponse: OK_ANSWER };
 		takeBackIfNotHandled(this, item);
 
-		const output: INodeExecutionData = { json: item };
-		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
+		if (fileToDownload(item, download) === undefined) {
+			const output: INodeExecutionData = { json: item };
+			return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
+		}
+		// Rubika's delivery timeout is unknown and a late answer may pause the bot's deliveries (facts §4), so
+		// the answer does not wait for the file. Every failure then ends up on the item: the sender has its OK
+		// and no reason to deliver the event again, so failing here would lose the message.
+		answerNow(this, 200, OK_ANSWER);
+		const output = await withDownloadedFile(this, item, download, 'every');
+		return { noWebhookResponse: true, workflowData: [[output]] };
 	}
 }
 
@@ -310,7 +331,8 @@ function noteFiltered(state: IDataObject, item: UpdateItem): void {
 
 /**
  * If n8n then fails to start the execution (it answers with an error and saves nothing), the event is
- * forgotten again in memory, so that a redelivery of it goes through.
+ * forgotten again in memory, so that a redelivery of it goes through. A delivery the node answered itself
+ * (before downloading its file) has had its 200 already: n8n can no longer tell the sender of a failure.
  */
 function takeBackIfNotHandled(context: IWebhookFunctions, item: UpdateItem): void {
 	if (context.getMode() === 'manual' || item.type === OTHER_DELIVERY_TYPE) return;
@@ -328,6 +350,21 @@ function takeBackIfNotHandled(context: IWebhookFunctions, item: UpdateItem): voi
 			recent.save(state, RECENT_KEYS_FIELD);
 		});
 	});
+}
+
+/**
+ * Answers the sender now, with a JSON body, instead of leaving it to n8n (the webhook then returns
+ * `noWebhookResponse`).
+ */
+function answerNow(context: IWebhookFunctions, status: number, body: IDataObject): void {
+	const response = context.getResponseObject();
+	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	response.end(JSON.stringify(body));
+}
+
+/** Options → Download Files and Put Output in Field, validated. */
+function readDownloadOptions(context: IHookFunctions | IWebhookFunctions): DownloadSettings {
+	return readDownloadSettings(context.getNode(), context.getNodeParameter('options', {}) as IDataObject);
 }
 
 /** Options → Repeated Tap Window, in milliseconds. */

@@ -413,7 +413,8 @@ export class WebhookHarness {
 		}
 		const startsExecution = result.workflowData !== undefined;
 		if (startsExecution && this.failStartingExecutions) {
-			sendJson(res, 500, { code: 0, message: 'The execution could not be started' });
+			// A node that answered the sender itself has had its answer sent; n8n cannot send another.
+			if (!res.headersSent) sendJson(res, 500, { code: 0, message: 'The execution could not be started' });
 			record();
 			return;
 		}

@@ -3,94 +3,26 @@
  * with the sandbox, the sandbox delivers real HTTP POSTs there, and the harness runs the node's `webhook()`
  * through n8n-core's WebhookContext for each one.
  */
-import type { INodeParameters, INodeType } from 'n8n-workflow';
+import type { INodeType } from 'n8n-workflow';
 
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../harness/webhook';
-import { WebhookHarness, freshTriggerNodeType } from '../harness/webhook';
+import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import {
+	OK_ANSWER,
+	answer,
+	answers,
+	harness,
+	newMessageDelivery,
+	registered,
+	restart,
+	sandbox,
+	until,
+	useSandboxPerTest,
+} from './helpers';
 
 const { sara, reza } = DEMO_USERS;
 
-/** What every accepted delivery must get back, whatever happens next (facts §4). */
-const OK_ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"OK"}' };
-
-/** The answers the server sent, in the shape of OK_ANSWER. */
-function answers(served: ServedRequest[]): Array<typeof OK_ANSWER> {
-	return served.map(({ status, contentType, responseBody }) => ({ status, contentType, body: responseBody }));
-}
-
-function answer({ status, contentType, body }: PostAnswer): typeof OK_ANSWER {
-	return { status, contentType, body };
-}
-
-/** A `{"update": …}` delivery of a user's new message, as Rubika posts it, for requests sent by hand. */
-function newMessageDelivery(messageId: string, text: string, user: { chat_id: string; user_id: string } = sara) {
-	return {
-		update: {
-			type: 'NewMessage',
-			chat_id: user.chat_id,
-			new_message: { message_id: messageId, text, time: '1700000000', sender_type: 'User', sender_id: user.user_id },
-		},
-	};
-}
-
-/** Resolves once `condition()` holds; the test's own timeout ends a wait that never does. */
-async function until(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
-
-let sandbox: RubikaSandbox;
-const harnesses: WebhookHarness[] = [];
-
-beforeEach(async () => {
-	sandbox = await startSandbox();
-});
-
-afterEach(async () => {
-	await sandbox.deliveriesSettled();
-	await Promise.all(harnesses.splice(0).map(async (harness) => await harness.close()));
-	await sandbox.close();
-});
-
-async function harness(
-	parameters: INodeParameters = {},
-	options: Partial<WebhookHarnessOptions> = {},
-): Promise<WebhookHarness> {
-	const started = await WebhookHarness.start({
-		parameters,
-		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
-		...options,
-	});
-	harnesses.push(started);
-	return started;
-}
-
-/**
- * n8n restarts on the same address: a new process (the node module loaded afresh, so nothing in memory), the
- * static data as saved, the same node; the activation finds the registration in place.
- */
-async function restart(trigger: WebhookHarness, options: Partial<WebhookHarnessOptions> = {}): Promise<WebhookHarness> {
-	await trigger.close();
-	harnesses.splice(harnesses.indexOf(trigger), 1);
-	const restarted = await harness(trigger.node.parameters, {
-		webhookId: trigger.node.webhookId,
-		staticData: trigger.saved,
-		port: trigger.port,
-		nodeType: freshTriggerNodeType(),
-		...options,
-	});
-	await restarted.activate('init');
-	return restarted;
-}
-
-/** The URL the sandbox holds for an endpoint of the demo bot. */
-function registered(type: string): string {
-	const endpoint = sandbox.endpoints(DEMO_BOT_ID).find((candidate) => candidate.type === type);
-	if (!endpoint) throw new Error(`no ${type} endpoint registered`);
-	return endpoint.url;
-}
+useSandboxPerTest();
 
 /** The bot sends Sara a message with an inline keypad, through the API like any workflow would. */
 async function sendKeypad(): Promise<string> {

@@ -1,0 +1,106 @@
+/**
+ * Shared setup for the webhook trigger's tests: a fresh sandbox per test, harnesses that talk to it and are
+ * closed after each test, and the answer every accepted delivery must get.
+ *
+ * `sandbox` is a live binding: it names the current test's sandbox once `useSandboxPerTest()` has run its
+ * `beforeEach`, in every file that imports it.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { RubikaSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../harness/webhook';
+import { WebhookHarness, freshTriggerNodeType } from '../harness/webhook';
+
+/** What every accepted delivery must get back, whatever happens next (facts §4). */
+export const OK_ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"OK"}' };
+
+export let sandbox: RubikaSandbox;
+const harnesses: WebhookHarness[] = [];
+
+/** Registers the hooks: a sandbox started before each test; harnesses and sandbox closed after it. */
+export function useSandboxPerTest(): void {
+	beforeEach(async () => {
+		sandbox = await startSandbox();
+	});
+
+	afterEach(async () => {
+		await sandbox.deliveriesSettled();
+		await Promise.all(harnesses.splice(0).map(async (harness) => await harness.close()));
+		await sandbox.close();
+	});
+}
+
+/** A webhook harness with the demo bot's credential, closed after the test. */
+export async function harness(
+	parameters: INodeParameters = {},
+	options: Partial<WebhookHarnessOptions> = {},
+): Promise<WebhookHarness> {
+	const started = await WebhookHarness.start({
+		parameters,
+		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
+		...options,
+	});
+	harnesses.push(started);
+	return started;
+}
+
+/**
+ * n8n restarts on the same address: a new process (the node module loaded afresh, so nothing in memory), the
+ * static data as saved, the same node; the activation finds the registration in place.
+ */
+export async function restart(trigger: WebhookHarness, options: Partial<WebhookHarnessOptions> = {}): Promise<WebhookHarness> {
+	await trigger.close();
+	harnesses.splice(harnesses.indexOf(trigger), 1);
+	const restarted = await harness(trigger.node.parameters, {
+		webhookId: trigger.node.webhookId,
+		staticData: trigger.saved,
+		port: trigger.port,
+		nodeType: freshTriggerNodeType(),
+		...options,
+	});
+	await restarted.activate('init');
+	return restarted;
+}
+
+/** The URL the sandbox holds for an endpoint of the demo bot. */
+export function registered(type: string): string {
+	const endpoint = sandbox.endpoints(DEMO_BOT_ID).find((candidate) => candidate.type === type);
+	if (!endpoint) throw new Error(`no ${type} endpoint registered`);
+	return endpoint.url;
+}
+
+/** Path and query of the registered ReceiveUpdate URL, for posting to the harness by hand. */
+export function updateEndpointPath(): string {
+	const url = new URL(registered('ReceiveUpdate'));
+	return `${url.pathname}${url.search}`;
+}
+
+/** The answers the server sent, in the shape of OK_ANSWER. */
+export function answers(served: ServedRequest[]): Array<typeof OK_ANSWER> {
+	return served.map(({ status, contentType, responseBody }) => ({ status, contentType, body: responseBody }));
+}
+
+export function answer({ status, contentType, body }: PostAnswer): typeof OK_ANSWER {
+	return { status, contentType, body };
+}
+
+/** A `{"update": …}` delivery of a user's new message, as Rubika posts it, for requests sent by hand. */
+export function newMessageDelivery(
+	messageId: string,
+	text: string,
+	user: { chat_id: string; user_id: string } = DEMO_USERS.sara,
+) {
+	return {
+		update: {
+			type: 'NewMessage',
+			chat_id: user.chat_id,
+			new_message: { message_id: messageId, text, time: '1700000000', sender_type: 'User', sender_id: user.user_id },
+		},
+	};
+}
+
+/** Resolves once `condition()` holds; the test's own timeout ends a wait that never does. */
+export async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
