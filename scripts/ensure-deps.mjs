@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Installs the project's devDependencies when they are missing or older than package-lock.json, so that
 // `npm test` and `npm start` work on a fresh clone with nothing else run first. Plain Node, no dependencies.
+// They call it first thing, not as pretest/prestart hooks: `.npmrc`'s ignore-scripts=true makes npm skip
+// pre/post scripts too, so a hook would never run on a fresh clone.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
