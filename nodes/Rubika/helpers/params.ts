@@ -3,7 +3,7 @@
  * can be numbers, null or padded with spaces; these helpers turn them into what Rubika expects and throw
  * `InputError(<field as the user sees it>, …)`, which the node reports with the item index.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
 import { parseJsonKeepingBigIntegers } from '../../shared/json';
@@ -105,4 +105,23 @@ export function readInteger(
 	if (bounds.min !== undefined && value < bounds.min) throw new InputError(field, `must be at least ${bounds.min}, got ${value}`);
 	if (bounds.max !== undefined && value > bounds.max) throw new InputError(field, `must be at most ${bounds.max}, got ${value}`);
 	return value;
+}
+
+/**
+ * A required id field (chat, message, user…). Always a string field: Rubika's ids are strings and some
+ * outgrow JavaScript's exact integers, so a number field would silently change them.
+ */
+export function idProperty(displayName: string, name: string, placeholder: string, description: string): INodeProperties {
+	return { displayName, name, type: 'string', required: true, default: '', placeholder, description };
+}
+
+export const CHAT_ID_FIELD = 'Chat ID';
+
+/** The "Chat ID" field (parameter `chatId`) of the operations that act on one chat. */
+export function chatIdProperty(description: string, placeholder: string): INodeProperties {
+	return idProperty(CHAT_ID_FIELD, 'chatId', placeholder, description);
+}
+
+export function readChatId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'chatId', itemIndex, CHAT_ID_FIELD);
 }

@@ -1,9 +1,10 @@
 /** The chat and user id fields of the Chat operations, and their readers. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireId } from '../../helpers/params';
+import { chatIdProperty as chatIdField, idProperty, requireId } from '../../helpers/params';
 
-export const CHAT_ID_FIELD = 'Chat ID';
+export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
+
 export const USER_ID_FIELD = 'User ID';
 
 /** Chats a bot can read and set keypads in. */
@@ -13,30 +14,15 @@ export const ANY_CHAT_DESCRIPTION = 'Private chat (b0…), group (g0…) or chan
 export const MODERATED_CHAT_DESCRIPTION = 'Group (g0…) or channel (c0…) where the bot is an admin';
 
 export function chatIdProperty(description: string, placeholder = 'g0…'): INodeProperties {
-	return {
-		displayName: 'Chat ID',
-		name: 'chatId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder,
-		description,
-	};
+	return chatIdField(description, placeholder);
 }
 
-export const userIdProperty: INodeProperties = {
-	displayName: 'User ID',
-	name: 'userId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'u0…',
-	description: 'The member, e.g. the sender_id of one of their messages',
-};
-
-export function readChatId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireId(context, 'chatId', itemIndex, CHAT_ID_FIELD);
-}
+export const userIdProperty: INodeProperties = idProperty(
+	USER_ID_FIELD,
+	'userId',
+	'u0…',
+	'The member, e.g. the sender_id of one of their messages',
+);
 
 export function readUserId(context: IExecuteFunctions, itemIndex: number): string {
 	return requireId(context, 'userId', itemIndex, USER_ID_FIELD);

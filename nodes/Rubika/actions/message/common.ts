@@ -13,35 +13,24 @@ import {
 	readFormattedText,
 	readInlineKeypad,
 } from '../../helpers/sendOptions';
-import { optionalId, requireId } from '../../helpers/params';
+import { chatIdProperty as chatIdField, idProperty, optionalId, requireId } from '../../helpers/params';
 
-export const CHAT_ID_FIELD = 'Chat ID';
+export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
+
 export const MESSAGE_ID_FIELD = 'Message ID';
-export const REPLY_TO_FIELD = 'Reply To Message ID';
 export const TEXT_FIELD = 'Text';
+export const REPLY_TO_FIELD = 'Reply To Message ID';
 
 export function chatIdProperty(description = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)'): INodeProperties {
-	return {
-		displayName: 'Chat ID',
-		name: 'chatId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'b0…',
-		description,
-	};
+	return chatIdField(description, 'b0…');
 }
 
 export function messageIdProperty(description: string): INodeProperties {
-	return {
-		displayName: 'Message ID',
-		name: 'messageId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '1234567890123456789',
-		description,
-	};
+	return idProperty(MESSAGE_ID_FIELD, 'messageId', '1234567890123456789', description);
+}
+
+export function readMessageId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'messageId', itemIndex, MESSAGE_ID_FIELD);
 }
 
 /** The message text and its Formatting fields (Send Text, Edit Text); read them with `readMessageText`. */
@@ -65,49 +54,48 @@ export function readMessageText(context: IExecuteFunctions, itemIndex: number) {
 	return readFormattedText.call(context, itemIndex, 'text', { requiredField: TEXT_FIELD });
 }
 
-export function readChatId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireId(context, 'chatId', itemIndex, CHAT_ID_FIELD);
+const disableNotificationOption = (description: string): INodeProperties => ({
+	displayName: 'Disable Notification',
+	name: 'disableNotification',
+	type: 'boolean',
+	default: false,
+	description,
+});
+
+/**
+ * The "Send Options" collection. Forward takes only Disable Notification (forwardMessage has no reply);
+ * the send methods also take a message to reply to.
+ */
+export function sendOptionsProperty(kind: 'send' | 'forward' = 'send'): INodeProperties {
+	const options =
+		kind === 'forward'
+			? [disableNotificationOption('Whether the forwarded message arrives silently, without a notification sound')]
+			: [
+					disableNotificationOption('Whether the message arrives silently, without a notification sound'),
+					{
+						displayName: 'Reply To Message ID',
+						name: 'replyToMessageId',
+						type: 'string',
+						default: '',
+						description: 'ID of a message in the same chat that this message answers',
+					} satisfies INodeProperties,
+				];
+	return { displayName: 'Send Options', name: 'sendOptions', type: 'collection', placeholder: 'Add option', default: {}, options };
 }
 
-export function readMessageId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireId(context, 'messageId', itemIndex, MESSAGE_ID_FIELD);
+/** `disable_notification` as the boolean Rubika expects, only when the user set it (else the API's default applies). */
+export function readDisableNotification(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = context.getNodeParameter('sendOptions', itemIndex, {}) as IDataObject;
+	if (options.disableNotification === undefined) return {};
+	return { disable_notification: options.disableNotification === true || options.disableNotification === 'true' };
 }
-
-/** The "Send Options" collection: what every send method takes besides its content and keypads. */
-export const sendOptionsProperty: INodeProperties = {
-	displayName: 'Send Options',
-	name: 'sendOptions',
-	type: 'collection',
-	placeholder: 'Add option',
-	default: {},
-	options: [
-		{
-			displayName: 'Disable Notification',
-			name: 'disableNotification',
-			type: 'boolean',
-			default: false,
-			description: 'Whether the message arrives silently, without a notification sound',
-		},
-		{
-			displayName: 'Reply To Message ID',
-			name: 'replyToMessageId',
-			type: 'string',
-			default: '',
-			description: 'ID of a message in the same chat that this message answers',
-		},
-	],
-};
 
 /**
  * Reads the Send Options collection into request fields. Only what the user set is sent, so the API's
  * defaults apply otherwise; `disable_notification` goes out as a boolean, the reply id as a string.
  */
 export function readSendOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = context.getNodeParameter('sendOptions', itemIndex, {}) as IDataObject;
-	const fields: IDataObject = {};
-	if (options.disableNotification !== undefined) {
-		fields.disable_notification = options.disableNotification === true || options.disableNotification === 'true';
-	}
+	const fields = readDisableNotification(context, itemIndex);
 	const replyTo = optionalId(context, 'sendOptions.replyToMessageId', itemIndex, REPLY_TO_FIELD);
 	if (replyTo !== undefined) fields.reply_to_message_id = replyTo;
 	return fields;
@@ -115,7 +103,7 @@ export function readSendOptions(context: IExecuteFunctions, itemIndex: number): 
 
 /** Inline keypad, chat keypad and Send Options, in the order they appear under a send operation's content. */
 export function sendExtrasProperties(): INodeProperties[] {
-	return [...inlineKeypadProperties(), ...chatKeypadProperties(), sendOptionsProperty];
+	return [...inlineKeypadProperties(), ...chatKeypadProperties(), sendOptionsProperty()];
 }
 
 /**
