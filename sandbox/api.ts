@@ -41,6 +41,8 @@ export interface Answer {
 	body: string;
 	contentType: string;
 	status: string | null;
+	/** Extra response headers, e.g. Retry-After on a rate-limit answer. */
+	headers?: Record<string, string>;
 }
 
 const MAX_API_BODY = 8 * 1024 * 1024;
@@ -106,7 +108,7 @@ export async function handleApiRequest(
 		entry.status = answer?.status ?? null;
 		entry.durationMs = Date.now() - received;
 		if (fault) entry.fault = fault;
-		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType);
+		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType, answer.headers);
 		else req.socket.destroy();
 	};
 
@@ -125,10 +127,13 @@ export async function handleApiRequest(
 
 	if (config.rateLimit && !sandbox.rateLimiter.allow(token, config.rateLimit.perSecond, Date.now())) {
 		finish(
-			envelope(
-				config.rateLimit.httpStatus ?? 200,
-				{ status: config.rateLimit.status ?? 'TOO_REQUESTS', dev_message: 'Too many requests' },
-				false,
+			withRetryAfter(
+				envelope(
+					config.rateLimit.httpStatus ?? 200,
+					{ status: config.rateLimit.status ?? 'TOO_REQUESTS', dev_message: 'Too many requests' },
+					false,
+				),
+				config.rateLimit.retryAfterSeconds,
 			),
 			'rateLimit',
 		);
@@ -152,17 +157,23 @@ function bodyTooLarge(httpStatus: number): Answer {
 export function answerWithFault(fault: ActiveFault, normal: () => Answer): Answer | null {
 	switch (fault.kind) {
 		case 'httpStatus':
-			return {
-				httpStatus: fault.httpStatus ?? 500,
-				body: fault.body ?? 'Internal Server Error',
-				contentType: fault.contentType ?? 'text/plain; charset=utf-8',
-				status: null,
-			};
+			return withRetryAfter(
+				{
+					httpStatus: fault.httpStatus ?? 500,
+					body: fault.body ?? 'Internal Server Error',
+					contentType: fault.contentType ?? 'text/plain; charset=utf-8',
+					status: null,
+				},
+				fault.retryAfterSeconds,
+			);
 		case 'status':
-			return envelope(
-				fault.httpStatus ?? 200,
-				{ status: fault.status ?? 'TOO_REQUESTS', dev_message: fault.devMessage ?? 'injected fault' },
-				false,
+			return withRetryAfter(
+				envelope(
+					fault.httpStatus ?? 200,
+					{ status: fault.status ?? 'TOO_REQUESTS', dev_message: fault.devMessage ?? 'injected fault' },
+					false,
+				),
+				fault.retryAfterSeconds,
 			);
 		case 'malformed':
 			return { httpStatus: 200, body: '{"status": OK, "data": {message_id: 1}', contentType: JSON_TYPE, status: null };
@@ -185,6 +196,11 @@ export function answerWithFault(fault: ActiveFault, normal: () => Answer): Answe
 		default:
 			return normal();
 	}
+}
+
+/** Adds a Retry-After header (whole or fractional seconds, as configured) when one is asked for. */
+function withRetryAfter(answer: Answer, seconds: number | undefined): Answer {
+	return seconds === undefined ? answer : { ...answer, headers: { ...answer.headers, 'Retry-After': String(seconds) } };
 }
 
 function process(

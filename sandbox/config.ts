@@ -23,6 +23,8 @@ export interface RateLimitConfig {
 	httpStatus?: number;
 	/** Envelope status (default TOO_REQUESTS). */
 	status?: string;
+	/** Send a Retry-After header with this many seconds (default: none, as nothing shows Rubika sends one). */
+	retryAfterSeconds?: number;
 }
 
 export interface SandboxConfig {
@@ -169,9 +171,12 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	if ('rateLimit' in input && input.rateLimit !== null) {
 		const limit = input.rateLimit as Partial<RateLimitConfig>;
 		if (typeof limit !== 'object' || typeof limit.perSecond !== 'number' || limit.perSecond <= 0) {
-			throw new Error('rateLimit must be null or { perSecond > 0, httpStatus?, status? }');
+			throw new Error('rateLimit must be null or { perSecond > 0, httpStatus?, status?, retryAfterSeconds? }');
 		}
 		if (limit.httpStatus !== undefined && !isHttpStatus(limit.httpStatus)) throw new Error('rateLimit.httpStatus must be an HTTP status');
+		if (limit.retryAfterSeconds !== undefined && !(typeof limit.retryAfterSeconds === 'number' && limit.retryAfterSeconds >= 0)) {
+			throw new Error('rateLimit.retryAfterSeconds must be a number >= 0');
+		}
 	}
 	if ('fileSizeLimits' in input) {
 		const limits = input.fileSizeLimits as Record<string, unknown>;

@@ -38,6 +38,8 @@ export interface FaultSpec {
 	/** status kind: the envelope status (default TOO_REQUESTS). */
 	status?: string;
 	devMessage?: string;
+	/** status and httpStatus kinds: send a Retry-After header with this many seconds. */
+	retryAfterSeconds?: number;
 	/** delay kind: milliseconds before the normal answer. */
 	ms?: number;
 	/** drop kind: process the request first (its effect happens), then drop the connection. */
@@ -69,6 +71,9 @@ export class FaultQueue {
 			throw new Error('times must be a positive integer, Infinity or -1');
 		}
 		if (spec.kind === 'delay' && !(typeof spec.ms === 'number' && spec.ms >= 0)) throw new Error('delay needs ms >= 0');
+		if (spec.retryAfterSeconds !== undefined && !(typeof spec.retryAfterSeconds === 'number' && spec.retryAfterSeconds >= 0)) {
+			throw new Error('retryAfterSeconds must be a number >= 0');
+		}
 		if (spec.httpStatus !== undefined && !(Number.isInteger(spec.httpStatus) && spec.httpStatus >= 100 && spec.httpStatus <= 599)) {
 			throw new Error('httpStatus must be an HTTP status');
 		}

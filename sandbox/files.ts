@@ -42,7 +42,7 @@ export async function handleUpload(sandbox: RubikaSandbox, req: IncomingMessage,
 		// Whatever of the body is still coming is read and thrown away; the connection is not reused.
 		const draining = !req.complete;
 		if (draining) req.resume();
-		send(res, answer.httpStatus, answer.body, answer.contentType, draining ? { Connection: 'close' } : {});
+		send(res, answer.httpStatus, answer.body, answer.contentType, { ...answer.headers, ...(draining ? { Connection: 'close' } : {}) });
 	};
 
 	const fault = sandbox.faults.take({ kind: 'upload' });
@@ -192,7 +192,7 @@ export async function handleDownload(sandbox: RubikaSandbox, req: IncomingMessag
 	if (fault && fault.kind !== 'delay' && fault.kind !== 'truncated') {
 		const answer = answerWithFault(fault, () => failure(sandbox, 'unreachable'));
 		finish(answer?.httpStatus ?? null, fault.kind);
-		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType);
+		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType, answer.headers);
 		else req.socket.destroy();
 		return;
 	}

@@ -37,6 +37,17 @@ describe('fault kinds', () => {
 		expect(sandbox.messages(sara.chat_id)).toEqual([]);
 	});
 
+	test('retryAfterSeconds adds a Retry-After header to a status or httpStatus fault', async () => {
+		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, retryAfterSeconds: 2 });
+		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, retryAfterSeconds: 0.5 });
+		const limited = await send();
+		expect(limited.httpStatus).toBe(429);
+		expect(limited.headers['retry-after']).toBe('2');
+		expect((await send()).headers['retry-after']).toBe('0.5');
+		expect((await send()).headers['retry-after']).toBeUndefined();
+		expect(() => sandbox.injectFault({ kind: 'status', retryAfterSeconds: -1 })).toThrow(/retryAfterSeconds/);
+	});
+
 	test('delay waits, then answers normally', async () => {
 		sandbox.injectFault({ kind: 'delay', ms: 300 });
 		const started = Date.now();
@@ -171,6 +182,8 @@ describe('latency and rate limit', () => {
 			expect((await api(limited, 'getMe')).httpStatus).toBe(429);
 			// Limits are per token.
 			expect((await api(limited, 'getMe', undefined, 'another')).json.status).toBe('INVALID_INPUT');
+			limited.configure({ rateLimit: { perSecond: 1, retryAfterSeconds: 1 } });
+			expect((await api(limited, 'getMe')).headers['retry-after']).toBe('1');
 		} finally {
 			await limited.close();
 		}
