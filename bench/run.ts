@@ -336,11 +336,12 @@ function renderB2(r: B2Result): string[] {
 		),
 		'',
 		...r.scenarios.map((s) => `- ${outcome(s)}`),
-		'- A request refused with TOO_REQUESTS has no effect, so a retry cannot send a message twice. Without a rate cap,',
-		'  parallel requests hit the limit far more often than sequential ones, and each request retries on its own',
-		'  (4 attempts, backoff of at most a few seconds): an item refused on every attempt fails. Max Requests per Second',
-		'  under the limit keeps a broadcast clean; parallel requests add speed only when one request takes longer than the',
-		'  pacing interval (here 20 ms latency < 1/28 s, so the paced run is bounded by its cap, not by latency).',
+		'- A request refused with TOO_REQUESTS has no effect, so a retry cannot send a message twice. A refusal pauses every',
+		'  request of the execution (a shared cool-down) and lowers its pace, which then grows back slowly (nodes/shared/rateLimit.ts);',
+		'  a refused request is retried until Rate Limit Wait (120 s) runs out, so a limit the node adapts to costs time, not',
+		'  recipients. Max Requests per Second under the limit avoids the refusals and the pauses altogether; parallel requests',
+		'  add speed only when one request takes longer than the pacing interval (here 20 ms latency < 1/28 s, so the paced',
+		'  run is bounded by its cap, not by latency).',
 	];
 }
 

@@ -78,12 +78,13 @@ function buildProperties(): INodeProperties[] {
 				description: 'How many items are sent at the same time. Output order always follows input order.',
 			},
 			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
+				displayName: 'Rate Limit Wait (Seconds)',
+				name: 'rateLimitWaitSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 60,
-				description: 'How long to wait for one answer from Rubika before trying again',
+				typeOptions: { minValue: 0 },
+				default: 120,
+				description:
+					'When Rubika rate-limits the bot (TOO_REQUESTS, HTTP 429), all requests of this node pause (honouring Retry-After) and continue at a lower pace. A request refused for longer than this fails. 0 fails it at once.',
 			},
 			{
 				displayName: 'Retries',
@@ -92,7 +93,15 @@ function buildProperties(): INodeProperties[] {
 				typeOptions: { minValue: 0, maxValue: 10 },
 				default: 3,
 				description:
-					'How often a request is retried after a rate limit (TOO_REQUESTS, HTTP 429), a server error or a dropped connection, with growing pauses',
+					'How often a request is retried after a server error, a timeout or a dropped connection, with growing pauses. Rate limits do not use these up: see Rate Limit Wait.',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 60,
+				description: 'How long to wait for one answer from Rubika before trying again',
 			},
 		],
 	});
@@ -129,10 +138,16 @@ export class Rubika implements INodeType {
 			concurrency?: number;
 			retries?: number;
 			timeoutSeconds?: number;
+			rateLimitWaitSeconds?: number;
 		};
 		setCallDefaults(this, {
 			retry: { maxAttempts: (options.retries ?? 3) + 1 },
 			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
+			// One rate-limit gate for all items of this execution: parallel requests wait out a refusal together.
+			rateLimit: {
+				maxPerSecond: options.maxPerSecond ?? 0,
+				maxWaitMs: (options.rateLimitWaitSeconds ?? 120) * 1000,
+			},
 		});
 		const output = await runForEachItem(this, operation, items.length, {
 			concurrency: options.concurrency ?? 1,

@@ -4,7 +4,8 @@
  * Every call goes through n8n's `httpRequestWithAuthentication` (the credential puts the token into the
  * path), answers are parsed here without losing big integer ids, Rubika's error envelope becomes a
  * NodeApiError a person can act on, rate limits and transient faults are retried with backoff, and the
- * bot token is scrubbed from everything that leaves this module.
+ * bot token is scrubbed from everything that leaves this module. An execution that sets a rate-limit budget
+ * (setCallDefaults) shares one cool-down and an adaptive pace among all its requests (./rateLimit.ts).
  */
 import type {
 	IDataObject,
@@ -19,6 +20,8 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { parseJsonKeepingBigIntegers } from './json';
+import type { Admission, RateLimitSettings } from './rateLimit';
+import { RateLimitGate, backoffDelay } from './rateLimit';
 import type { MethodResults, UploadResult } from './types';
 
 export const CREDENTIAL_TYPE = 'rubikaApi';
@@ -96,6 +99,8 @@ class AttemptFailure {
 		readonly details: JsonObject,
 		readonly httpCode?: number,
 		readonly retryAfterMs?: number,
+		/** TOO_REQUESTS or HTTP 429: waited out under the execution's rate-limit budget when it has one. */
+		readonly rateLimited = false,
 	) {}
 }
 
@@ -118,9 +123,11 @@ export async function callRubika<M extends string>(
 		json: true,
 		headers: { 'Content-Type': 'application/json' },
 	};
-	const data = await sendWithRetries(context, method, request, options, (response) =>
-		readEnvelope(method, response),
-	);
+	// Only Bot API calls pass the rate-limit gate: the limit belongs to the bot token, which the upload and
+	// download addresses do not carry.
+	const data = await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response), {
+		gated: true,
+	});
 	return data as Result<M>;
 }
 
@@ -251,17 +258,33 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * Per-execution defaults (the node's "Retries" option). Kept beside the context object rather than
- * passed through every operation, and dropped with the context when the execution ends.
- */
-const callDefaults = new WeakMap<object, Pick<CallOptions, 'retry' | 'timeoutMs'>>();
+export interface CallDefaults extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
+	/**
+	 * Share rate limits among all requests of this execution (see ./rateLimit.ts). Without it, as in the
+	 * triggers, which send one request at a time within n8n's time budgets, every request backs off on its
+	 * own and a rate limit uses up its attempts like any transient fault.
+	 */
+	rateLimit?: Pick<RateLimitSettings, 'maxPerSecond' | 'maxWaitMs'>;
+}
 
-export function setCallDefaults(
-	context: RubikaContext,
-	defaults: Pick<CallOptions, 'retry' | 'timeoutMs'>,
-): void {
-	callDefaults.set(context, defaults);
+interface ExecutionDefaults extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
+	gate?: RateLimitGate;
+}
+
+/**
+ * Per-execution defaults (the node's Request Options) and its rate-limit gate. Kept beside the context
+ * object, which n8n creates once per node execution and hands to every item, rather than passed through
+ * every operation, and dropped with the context when the execution ends.
+ */
+const callDefaults = new WeakMap<object, ExecutionDefaults>();
+
+export function setCallDefaults(context: RubikaContext, defaults: CallDefaults): void {
+	const { rateLimit, ...rest } = defaults;
+	const policy = { ...DEFAULT_RETRY_POLICY, ...rest.retry };
+	const gate = rateLimit
+		? new RateLimitGate({ ...rateLimit, baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs })
+		: undefined;
+	callDefaults.set(context, { ...rest, gate });
 }
 
 async function sendWithRetries<T>(
@@ -270,13 +293,29 @@ async function sendWithRetries<T>(
 	request: IHttpRequestOptions | (() => IHttpRequestOptions),
 	options: CallOptions,
 	interpret: (response: RawResponse) => T | Promise<T>,
+	{ gated = false } = {},
 ): Promise<T> {
 	const defaults = callDefaults.get(context);
 	const policy = { ...DEFAULT_RETRY_POLICY, ...defaults?.retry, ...options.retry };
 	const timeout = options.timeoutMs ?? defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const gate = gated ? defaults?.gate : undefined;
 	let slept = 0;
-	for (let attempt = 1; ; attempt++) {
+	let attempts = 0;
+	// Failed attempts that count against policy.maxAttempts: all of them, except rate-limit refusals under a gate.
+	let faults = 0;
+	let refusedSince: number | undefined;
+	let refusal: AttemptFailure | undefined;
+	for (;;) {
 		let failure: AttemptFailure;
+		const admission: Admission | undefined = gate
+			? await gate.admit(refusedSince === undefined ? Infinity : refusedSince + gate.settings.maxWaitMs)
+			: { startedAt: Date.now(), paced: false };
+		if (!admission) {
+			// Refused before, and the cool-down or the pace would start the next try past the wait budget.
+			const spent = rateLimitBudgetSpent(refusal!, Date.now() - refusedSince!, gate!.settings.maxWaitMs);
+			throw toNodeApiError(context, spent, await tokenOf(context), options.itemIndex, attempts);
+		}
+		attempts++;
 		try {
 			const base = typeof request === 'function' ? request() : request;
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
@@ -294,27 +333,65 @@ async function sendWithRetries<T>(
 				},
 			)) as RawResponse;
 			// Awaited here, so that a failure while a streamed body is consumed is retried too.
-			return await interpret(response);
+			const result = await interpret(response);
+			gate?.succeeded(admission);
+			return result;
 		} catch (error) {
 			failure = error instanceof AttemptFailure ? error : networkFailure(label, error);
 		}
-		const delay = backoffDelay(policy, attempt, failure.retryAfterMs);
-		if (!failure.retryable || attempt >= policy.maxAttempts || slept + delay > policy.maxTotalDelayMs) {
+		if (gate && failure.rateLimited) {
+			// No sleep here: the gate holds this request, and every other one of the execution, until the
+			// cool-down ends. What bounds the retries is how long this request has been refused.
+			const now = Date.now();
+			refusedSince ??= now;
+			refusal = failure;
+			const resumeAt = Math.max(gate.refused(admission, failure.retryAfterMs), now + (failure.retryAfterMs ?? 0));
+			if (resumeAt - refusedSince >= gate.settings.maxWaitMs) {
+				const spent = rateLimitBudgetSpent(failure, now - refusedSince, gate.settings.maxWaitMs);
+				throw toNodeApiError(context, spent, await tokenOf(context), options.itemIndex, attempts);
+			}
+			context.logger?.debug(`Rubika ${label}: ${failure.message}; all requests wait ${resumeAt - now} ms`);
+			continue;
+		}
+		faults++;
+		const delay =
+			failure.retryAfterMs !== undefined
+				? Math.min(failure.retryAfterMs, policy.maxDelayMs)
+				: backoffDelay(policy.baseDelayMs, policy.maxDelayMs, faults);
+		if (!failure.retryable || faults >= policy.maxAttempts || slept + delay > policy.maxTotalDelayMs) {
 			// The token is only needed to scrub an error, so it is looked up here: resolving credentials is a
 			// database read and a decryption in n8n, and n8n already does one per request for the call itself.
-			throw toNodeApiError(context, failure, await tokenOf(context), options.itemIndex, attempt);
+			throw toNodeApiError(context, failure, await tokenOf(context), options.itemIndex, attempts);
 		}
-		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${attempt} in ${delay} ms`);
+		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${faults} in ${delay} ms`);
 		slept += delay;
 		await sleep(delay);
 	}
 }
 
-function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
-	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
-	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-	// "Equal jitter": at least half the exponential delay, so retries never hammer the server at once.
-	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+/** The refusal that used up the wait budget, saying how long it lasted and where the budget is set. */
+function rateLimitBudgetSpent(failure: AttemptFailure, refusedMs: number, maxWaitMs: number): AttemptFailure {
+	const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+	const why =
+		maxWaitMs === 0
+			? 'Request Options → Rate Limit Wait is 0, so a refused request fails at once.'
+			: (failure.retryAfterMs !== undefined && failure.retryAfterMs >= maxWaitMs
+					? `Rubika asked to wait ${seconds(failure.retryAfterMs)} (Retry-After), longer than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`
+					: `Rubika kept refusing this request (for ${seconds(refusedMs)}), and the next try would come later than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`) +
+				' Meanwhile every request of this node paused and slowed down.';
+	return new AttemptFailure(
+		false,
+		failure.message,
+		`${failure.description}${/[.!?]$/.test(failure.description) ? '' : '.'} ${why}`,
+		{
+			...failure.details,
+			rate_limited_ms: refusedMs,
+			...(failure.retryAfterMs !== undefined ? { retry_after_ms: failure.retryAfterMs } : {}),
+		},
+		failure.httpCode,
+		failure.retryAfterMs,
+		true,
+	);
 }
 
 function readEnvelope(method: string, response: RawResponse): unknown {
@@ -328,6 +405,7 @@ function readEnvelope(method: string, response: RawResponse): unknown {
 			{ method, http_code: 429, status: 'TOO_REQUESTS' },
 			429,
 			retryAfterMs,
+			true,
 		);
 	}
 	let envelope: unknown;
@@ -354,6 +432,7 @@ function readEnvelope(method: string, response: RawResponse): unknown {
 		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode },
 		response.statusCode,
 		retryAfterMs,
+		rateLimited,
 	);
 }
 
