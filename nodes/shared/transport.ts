@@ -175,27 +175,6 @@ export async function uploadToRubika(
 	)) as UploadResult;
 }
 
-/** Downloads a `download_url` (no token in it) as a Buffer, with the same retries and redaction. */
-export async function downloadFromRubika(
-	context: RubikaContext,
-	downloadUrl: string,
-	options: CallOptions = {},
-): Promise<{ body: Buffer; headers: RawResponse['headers'] }> {
-	const label = 'download';
-	return await sendWithRetries(
-		context,
-		label,
-		{ method: 'GET', url: downloadUrl, encoding: 'arraybuffer' },
-		{ ...options, timeoutMs: options.timeoutMs ?? 10 * 60_000 },
-		(response) => {
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return { body: Buffer.from(response.body as ArrayBuffer), headers: response.headers };
-			}
-			throw httpFailure(label, response, bodyText(response.body));
-		},
-	);
-}
-
 /** A response body n8n can store as binary data as it arrives (a Node stream; typed without importing one). */
 export type DownloadStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
 

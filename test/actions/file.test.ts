@@ -6,7 +6,8 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fileNameFromDisposition, inferFileType } from '../../nodes/Rubika/helpers/binary';
+import { inferFileType } from '../../nodes/Rubika/helpers/binary';
+import { fileNameFromDisposition } from '../../nodes/shared/downloads';
 import { FILE_SIZE_LIMITS } from '../../nodes/shared/types';
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import { fileItem, pattern, recordSocketWrites, useActionSandbox } from './helpers';

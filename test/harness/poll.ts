@@ -24,7 +24,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import type { TestCredentials } from './n8n';
+import type { BinaryMode, TestCredentials } from './n8n';
 import { NodeTypes, makeAdditionalData, useBinaryMode } from './n8n';
 
 export const TRIGGER_NODE = 'Rubika Trigger';
@@ -39,6 +39,8 @@ export interface PollHarnessOptions {
 	/** What `getPollBudgetMs()` answers (n8n's default is five minutes). */
 	pollBudgetMs?: number;
 	nodeType?: INodeType;
+	/** Where n8n keeps binary data (downloaded files): in memory ('default', as before) or on disk. */
+	binaryMode?: BinaryMode;
 }
 
 export interface TickResult {
@@ -101,7 +103,7 @@ export class PollHarness {
 
 	/** One scheduled poll, through n8n-core's executor. The first tick is the activation poll. */
 	async tick(): Promise<TickResult> {
-		await useBinaryMode('default');
+		await useBinaryMode(this.options.binaryMode ?? 'default');
 		const result: TickResult = { items: [] };
 		const context = new PollContext(
 			this.workflow,
@@ -148,7 +150,7 @@ export class PollHarness {
 	 * and returns what it gives (or throws), persisting nothing.
 	 */
 	async manual(): Promise<INodeExecutionData[][] | null> {
-		await useBinaryMode('default');
+		await useBinaryMode(this.options.binaryMode ?? 'default');
 		const context = new PollContext(
 			this.workflow,
 			this.node,

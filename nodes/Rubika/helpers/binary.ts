@@ -1,15 +1,16 @@
 /**
- * n8n binary data ⇄ Rubika files, shared by Message → Send File and File → Upload / Download.
+ * n8n binary data → Rubika files, shared by Message → Send File and File → Upload. (Downloads, which the
+ * triggers do too, are in nodes/shared/downloads.ts.)
  *
  * Uploads never build a second whole-file copy: binary data n8n keeps on disk (or in another store) is
  * streamed from there, chunk by chunk, once per upload attempt; binary data held in memory is decoded once
- * into a Buffer whose slices (views, not copies) go out. Downloads stream straight into n8n's binary store.
+ * into a Buffer whose slices (views, not copies) go out.
  */
 import type { IBinaryData, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
-import { callRubika, streamFromRubika, uploadToRubika } from '../../shared/transport';
+import { callRubika, uploadToRubika } from '../../shared/transport';
 import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
 import type { FileType } from '../../shared/types';
 import { toNodeInputError } from './sendOptions';
@@ -240,105 +241,4 @@ function addressUsedUpByLostAnswer(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const details = (error as unknown as { errorResponse?: Record<string, unknown> }).errorResponse;
 	return details?.method === 'upload' && details.status === 'INVALID_INPUT' && Number(details.attempts) > 1;
-}
-
-export interface DownloadedFile {
-	binary: IBinaryData;
-	downloadUrl: string;
-}
-
-/**
- * getFile + GET → n8n binary data, streamed into n8n's store (to disk in filesystem mode) instead of being
- * collected here first. Name and MIME type: the user's, else the download's headers, else the URL.
- */
-export async function downloadFile(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	fileId: string,
-	overrides: { fileName?: string; mimeType?: string } = {},
-): Promise<DownloadedFile> {
-	const downloadUrl = await getDownloadUrl(context, itemIndex, fileId);
-	const binary = await streamFromRubika(
-		context,
-		downloadUrl,
-		async (body, headers) => {
-			const fileName =
-				overrides.fileName?.trim() ||
-				fileNameFromDisposition(headerValue(headers['content-disposition'])) ||
-				fileNameFromUrl(downloadUrl) ||
-				fileId;
-			const mimeType =
-				overrides.mimeType?.trim() ||
-				headerValue(headers['content-type'])?.split(';')[0].trim() ||
-				'application/octet-stream';
-			const stored = await context.helpers.prepareBinaryData(body, fileName, mimeType);
-			return { result: stored, bytes: stored.bytes };
-		},
-		{ itemIndex },
-	);
-	return { binary, downloadUrl };
-}
-
-export async function getDownloadUrl(context: IExecuteFunctions, itemIndex: number, fileId: string): Promise<string> {
-	const { download_url: downloadUrl } = await callRubika(context, 'getFile', { file_id: fileId }, { itemIndex });
-	if (typeof downloadUrl !== 'string' || downloadUrl.trim() === '') {
-		throw new NodeOperationError(context.getNode(), `Rubika getFile gave no download_url for file ${fileId}`, { itemIndex });
-	}
-	return downloadUrl;
-}
-
-function headerValue(value: unknown): string | undefined {
-	const first = Array.isArray(value) ? value[0] : value;
-	return typeof first === 'string' && first.trim() !== '' ? first : undefined;
-}
-
-/**
- * The file name of a Content-Disposition header: RFC 6266/5987 `filename*=UTF-8''…` wins over `filename=`,
- * which may be quoted (with backslash escapes) or a bare token.
- */
-export function fileNameFromDisposition(header: string | undefined): string | undefined {
-	if (!header) return undefined;
-	let plain: string | undefined;
-	let extended: string | undefined;
-	const pattern = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
-	for (let match = pattern.exec(header); match; match = pattern.exec(header)) {
-		const key = match[1].toLowerCase();
-		const value = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? '').trim();
-		if (key === 'filename*') extended = decodeExtendedValue(value);
-		else if (key === 'filename') plain = value;
-	}
-	return cleanFileName(extended ?? plain);
-}
-
-/** `charset'language'percent-encoded` → text; undefined when it cannot be read. */
-function decodeExtendedValue(value: string): string | undefined {
-	const match = /^([^']*)'[^']*'(.*)$/.exec(value);
-	if (!match) return undefined;
-	const charset = match[1].trim().toLowerCase();
-	try {
-		if (charset === 'utf-8' || charset === 'utf8' || charset === '') return decodeURIComponent(match[2]);
-		if (charset === 'iso-8859-1' || charset === 'latin1') {
-			return match[2].replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-		}
-	} catch {
-		return undefined;
-	}
-	return undefined;
-}
-
-/** The last path segment of the address, when it looks like a file name. */
-function fileNameFromUrl(address: string): string | undefined {
-	try {
-		const segments = new URL(address).pathname.split('/').filter((part) => part !== '');
-		const last = segments.at(-1);
-		return last && last.includes('.') ? cleanFileName(decodeURIComponent(last)) : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Only the base name: a header must not be able to place the file in another directory. */
-function cleanFileName(name: string | undefined): string | undefined {
-	const base = name?.split(/[\\/]/).at(-1)?.trim();
-	return base && base !== '.' && base !== '..' ? base : undefined;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadFile } from '../../helpers/binary';
+import { downloadFile } from '../../../shared/downloads';
 import type { RubikaOperation } from '../types';
 import { fileIdProperty, readBinaryPropertyName, readFileId } from './common';
 
@@ -51,10 +51,15 @@ export const download: RubikaOperation = {
 		const fileId = readFileId(this, itemIndex);
 		const propertyName = readBinaryPropertyName(this, itemIndex, OUTPUT_FIELD);
 		const options = this.getNodeParameter('downloadOptions', itemIndex, {}) as IDataObject;
-		const { binary, downloadUrl } = await downloadFile(this, itemIndex, fileId, {
-			fileName: typeof options.fileName === 'string' ? options.fileName : undefined,
-			mimeType: typeof options.mimeType === 'string' ? options.mimeType : undefined,
-		});
+		const { binary, downloadUrl } = await downloadFile(
+			this,
+			fileId,
+			{
+				fileName: typeof options.fileName === 'string' ? options.fileName.trim() : undefined,
+				mimeType: typeof options.mimeType === 'string' ? options.mimeType.trim() : undefined,
+			},
+			itemIndex,
+		);
 		return [
 			{
 				json: {

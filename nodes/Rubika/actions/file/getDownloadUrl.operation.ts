@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { getDownloadUrl as fetchDownloadUrl } from '../../helpers/binary';
+import { getDownloadUrl as fetchDownloadUrl } from '../../../shared/downloads';
 import type { RubikaOperation } from '../types';
 import { fileIdProperty, readFileId } from './common';
 
@@ -12,7 +12,7 @@ export const getDownloadUrl: RubikaOperation = {
 	properties: [fileIdProperty('ID of the file, e.g. from an incoming message (file.file_id) or from Upload')],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const fileId = readFileId(this, itemIndex);
-		const downloadUrl = await fetchDownloadUrl(this, itemIndex, fileId);
+		const downloadUrl = await fetchDownloadUrl(this, fileId, itemIndex);
 		return { file_id: fileId, download_url: downloadUrl };
 	},
 };
