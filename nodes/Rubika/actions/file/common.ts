@@ -1,7 +1,10 @@
 /** Fields shared by the File operations and Message → Send File. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
+import type { FileType } from '../../../shared/types';
+import { BINARY_FIELD, assertWithinSizeLimit, readFileType, readUploadSource } from '../../helpers/binary';
+import type { UploadSource } from '../../helpers/binary';
 import { requireId } from '../../helpers/params';
 
 export const FILE_ID_FIELD = 'File ID';
@@ -38,3 +41,27 @@ export const uploadFileNameOption: INodeProperties = {
 	placeholder: 'report.pdf',
 	description: 'Name the file gets in Rubika. Leave empty to keep the name of the binary data.',
 };
+
+/** A file from the input item's binary data, checked and ready for `uploadFile`. */
+export interface PendingUpload {
+	source: UploadSource;
+	type: FileType;
+}
+
+/**
+ * Reads the binary field, File Type and File Name of Upload and Send File, and checks the size limit of the
+ * type, so a file Rubika would refuse is reported before any request goes out.
+ */
+export async function readPendingUpload(context: IExecuteFunctions, itemIndex: number): Promise<PendingUpload> {
+	const propertyName = readBinaryPropertyName(context, itemIndex, BINARY_FIELD);
+	const options = context.getNodeParameter('fileOptions', itemIndex, {}) as IDataObject;
+	const source = await readUploadSource(context, itemIndex, propertyName, options.fileName as string | undefined);
+	const type = readFileType(context, itemIndex, source.mimeType);
+	assertWithinSizeLimit(source.size, type, source.fileName);
+	return { source, type };
+}
+
+/** What the output says about an uploaded file, the same for Upload and Send File. */
+export function describeUpload({ source, type }: PendingUpload): IDataObject {
+	return { file_name: source.fileName, size: source.size, type, mime_type: source.mimeType };
+}

@@ -1,16 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	BINARY_FIELD,
-	assertWithinSizeLimit,
-	binaryPropertyField,
-	fileTypeField,
-	readFileType,
-	readUploadSource,
-	uploadFile,
-} from '../../helpers/binary';
+import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
 import type { RubikaOperation } from '../types';
-import { readBinaryPropertyName, uploadFileNameOption } from './common';
+import { describeUpload, readPendingUpload, uploadFileNameOption } from './common';
 
 export const upload: RubikaOperation = {
 	value: 'upload',
@@ -31,12 +23,8 @@ export const upload: RubikaOperation = {
 		},
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const propertyName = readBinaryPropertyName(this, itemIndex, BINARY_FIELD);
-		const options = this.getNodeParameter('fileOptions', itemIndex, {}) as IDataObject;
-		const source = await readUploadSource(this, itemIndex, propertyName, options.fileName as string | undefined);
-		const type = readFileType(this, itemIndex, source.mimeType);
-		assertWithinSizeLimit(source.size, type, source.fileName);
-		const fileId = await uploadFile(this, itemIndex, source, type);
-		return { file_id: fileId, file_name: source.fileName, size: source.size, type, mime_type: source.mimeType };
+		const upload = await readPendingUpload(this, itemIndex);
+		const fileId = await uploadFile(this, itemIndex, upload.source, upload.type);
+		return { file_id: fileId, ...describeUpload(upload) };
 	},
 };

@@ -1,20 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
-import type { FileType } from '../../../shared/types';
-import {
-	BINARY_FIELD,
-	assertWithinSizeLimit,
-	binaryPropertyField,
-	fileTypeField,
-	readFileType,
-	readUploadSource,
-	uploadFile,
-} from '../../helpers/binary';
-import type { UploadSource } from '../../helpers/binary';
+import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
 import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
 import { callRubika } from '../../../shared/transport';
-import { fileIdProperty, readBinaryPropertyName, readFileId, uploadFileNameOption } from '../file/common';
+import type { PendingUpload } from '../file/common';
+import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
 import type { RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
@@ -79,16 +70,11 @@ export const sendFile: RubikaOperation = {
 		const extras = readSendExtras(this, itemIndex);
 		const fileSource = this.getNodeParameter('fileSource', itemIndex, 'binary') as string;
 		let fileId: string | undefined;
-		let upload: { source: UploadSource; type: FileType } | undefined;
+		let upload: PendingUpload | undefined;
 		if (fileSource === 'fileId') {
 			fileId = readFileId(this, itemIndex);
 		} else if (fileSource === 'binary') {
-			const propertyName = readBinaryPropertyName(this, itemIndex, BINARY_FIELD);
-			const options = this.getNodeParameter('fileOptions', itemIndex, {}) as IDataObject;
-			const source = await readUploadSource(this, itemIndex, propertyName, options.fileName as string | undefined);
-			const type = readFileType(this, itemIndex, source.mimeType);
-			assertWithinSizeLimit(source.size, type, source.fileName);
-			upload = { source, type };
+			upload = await readPendingUpload(this, itemIndex);
 		} else {
 			throw new InputError('File Source', `must be Binary Data or File ID; got "${fileSource}"`);
 		}
@@ -100,15 +86,6 @@ export const sendFile: RubikaOperation = {
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, extras);
 		const data = await callRubika(this, 'sendFile', body, { itemIndex });
-		const output: IDataObject = { ...data, chat_id: chatId, file_id: fileId };
-		if (upload) {
-			Object.assign(output, {
-				file_name: upload.source.fileName,
-				size: upload.source.size,
-				type: upload.type,
-				mime_type: upload.source.mimeType,
-			});
-		}
-		return output;
+		return { ...data, chat_id: chatId, file_id: fileId, ...(upload ? describeUpload(upload) : {}) };
 	},
 };
