@@ -14,47 +14,35 @@
  *   nothing). Updates read again after a restart, and updates Rubika sends twice, are dropped by a bounded
  *   set of recently delivered update keys stored next to the cursor.
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../shared/downloads';
-import { readDownloadSettings, withDownloadedFile } from '../shared/downloads';
-import { InputError, isRefusal } from '../shared/errors';
-import { callRubika } from '../shared/transport';
+import { withDownloadedFile } from '../shared/downloads';
 import type { Update } from '../shared/types';
-import type { UpdateFilterParameters, UpdateFilters, UpdateItem } from '../shared/updates';
-import { RecentKeys, matchesFilters, parseUpdateFilters, updateToItem } from '../shared/updates';
+import type { UpdateItem } from '../shared/updates';
+import { RecentKeys, matchesFilters, updateToItem } from '../shared/updates';
+import type { ReadingSettings, ReadingState } from './pages';
+import {
+	SKIP_LIMIT_PER_POLL,
+	assertPositionLost,
+	asNodeError,
+	clampInteger,
+	cursorOf,
+	fetchPage,
+	readReadingSettings,
+} from './pages';
 
-export type FirstActivation = 'startFromNow' | 'processBacklog';
-export type OnRejectedPosition = 'error' | 'restartFromOldest' | 'skipToNow';
-
-export interface TriggerSettings {
-	filters: UpdateFilters;
-	firstActivation: FirstActivation;
-	onRejectedPosition: OnRejectedPosition;
+export interface TriggerSettings extends ReadingSettings {
 	maxUpdatesPerPoll: number;
-	pageSize: number;
-	download: DownloadSettings;
 }
 
-/** What the trigger keeps in `getWorkflowStaticData('node')`. */
-export interface TriggerState extends IDataObject {
-	/** The `next_offset_id` to ask with next; absent until Rubika has given one. */
-	cursor?: string;
-	/** Set once the first activation has done what "On First Activation" asks. */
-	started?: boolean;
-	/** Hashed keys of recently delivered updates, oldest first (see RecentKeys). */
-	recentKeys?: string[];
-}
+/** What the polling trigger keeps in `getWorkflowStaticData('node')`. */
+export type TriggerState = ReadingState;
 
 export const DEFAULT_MAX_UPDATES_PER_POLL = 1000;
 export const MAX_UPDATES_PER_POLL_LIMIT = 5000;
-export const DEFAULT_PAGE_SIZE = 100;
 /** How far the manual test scans for the newest matching update. Only one update is kept in memory. */
 export const MANUAL_SCAN_LIMIT = 10_000;
-/** How far one poll skips an old backlog; a longer one is skipped over the next polls. */
-export const SKIP_LIMIT_PER_POLL = 100_000;
-const PAGE_TIMEOUT_MS = 30_000;
 /** Share of n8n's poll budget spent reading pages; the rest is headroom for downloads and the hand-off. */
 const FETCH_SHARE_OF_BUDGET = 0.4;
 const FALLBACK_BUDGET_MS = 5 * 60_000;
@@ -63,37 +51,10 @@ const FALLBACK_BUDGET_MS = 5 * 60_000;
 const inFlight = new WeakSet<object>();
 
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
-	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
-	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject & {
-		maxUpdatesPerPoll?: number;
-		pageSize?: number;
-		onRejectedPosition?: string;
-	};
-	let filters: UpdateFilters | undefined;
-	let problem: InputError | undefined;
-	try {
-		filters = parseUpdateFilters(types, rawFilters);
-	} catch (error) {
-		problem = error instanceof InputError ? error : new InputError('Filters', String((error as Error).message));
-	}
-	if (filters === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `${problem?.field} ${problem?.message}`, {
-			description: 'Fix the filter in the trigger\'s Filters section.',
-		});
-	}
-	const download = readDownloadSettings(ctx.getNode(), options);
+	const { options, ...shared } = readReadingSettings(ctx);
 	return {
-		filters,
-		firstActivation:
-			ctx.getNodeParameter('firstActivation', 'startFromNow') === 'processBacklog' ? 'processBacklog' : 'startFromNow',
-		onRejectedPosition:
-			options.onRejectedPosition === 'restartFromOldest' || options.onRejectedPosition === 'skipToNow'
-				? options.onRejectedPosition
-				: 'error',
+		...shared,
 		maxUpdatesPerPoll: clampInteger(options.maxUpdatesPerPoll, 1, MAX_UPDATES_PER_POLL_LIMIT, DEFAULT_MAX_UPDATES_PER_POLL),
-		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
-		download,
 	};
 }
 
@@ -176,28 +137,6 @@ async function pollOnce(
 	return output.length > 0 ? [output] : null;
 }
 
-/**
- * Called when getUpdates refused the saved cursor. Tells a lost position (Rubika answers without one) from
- * a refused bot token (it does not), and stops with an explanation unless the user chose how to go on.
- */
-async function assertPositionLost(ctx: IPollFunctions, settings: TriggerSettings): Promise<void> {
-	try {
-		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
-	} catch (error) {
-		throw asNodeError(ctx, error);
-	}
-	if (settings.onRejectedPosition !== 'error') return;
-	throw new NodeApiError(
-		ctx.getNode(),
-		{ method: 'getUpdates', status: 'INVALID_INPUT' },
-		{
-			message: 'Rubika no longer accepts the position this trigger saved',
-			description:
-				'This happens when the credential now belongs to another bot, or Rubika has forgotten the position. Nothing was read or skipped. Choose how to go on in Options → If Rubika Rejects the Saved Position: restart from the oldest update Rubika keeps (recently delivered ones are recognised and dropped), or skip to now.',
-		},
-	);
-}
-
 /** Manual "Fetch Test Event": the newest matching update, read-only towards static data. */
 async function fetchTestEvent(
 	ctx: IPollFunctions,
@@ -254,18 +193,8 @@ async function drain(
 	while (fetched < maxUpdates) {
 		if (clock.fetchTimeIsUp()) return { cursor, fetched, ended: false, stalled: false };
 		const limit = Math.min(pageSize, maxUpdates - fetched);
-		const body: IDataObject = { limit };
-		if (cursor !== undefined) body.offset_id = cursor;
-		let data: unknown;
-		try {
-			data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
-		} catch (error) {
-			if (fetched === 0 && cursor !== undefined && cursor === start && isRefusal(error, 'INVALID_INPUT')) {
-				return { cursor: start, fetched, ended: false, stalled: false, rejected: true };
-			}
-			throw asNodeError(ctx, error);
-		}
-		const page = readPage(ctx, data);
+		const page = await fetchPage(ctx, cursor, limit, { savedCursor: fetched === 0 && cursor === start });
+		if (page === 'rejected') return { cursor: start, fetched, ended: false, stalled: false, rejected: true };
 		if (page.updates.length === 0) return { cursor, fetched, ended: true, stalled: false };
 		for (const update of page.updates) onUpdate(update);
 		fetched += page.updates.length;
@@ -290,33 +219,6 @@ async function drainOrExplain(...args: Parameters<typeof drain>): Promise<DrainR
 	}
 }
 
-/** A getUpdates answer we can trust, or a NodeApiError saying what is wrong with it. */
-function readPage(ctx: IPollFunctions, data: unknown): { updates: Update[]; next: string | undefined } {
-	const malformed = (what: string) =>
-		new NodeApiError(
-			ctx.getNode(),
-			{ method: 'getUpdates', body_start: JSON.stringify(data ?? null).slice(0, 200) },
-			{
-				message: `Rubika getUpdates answered with ${what}`,
-				description: 'The answer does not look like the Bot API\'s; check the Base URL in the Rubika credential.',
-			},
-		);
-	if (typeof data !== 'object' || data === null || Array.isArray(data)) throw malformed('no data object');
-	const { updates, next_offset_id: next } = data as { updates?: unknown; next_offset_id?: unknown };
-	if (updates === undefined || updates === null) {
-		// Some servers leave the list out when there is nothing new; a cursor without updates is not that.
-		if (cursorOf(next) === undefined) return { updates: [], next: undefined };
-		throw malformed('a cursor but no updates list');
-	}
-	if (!Array.isArray(updates)) throw malformed('an updates field that is not a list');
-	for (const update of updates) {
-		if (typeof update !== 'object' || update === null || Array.isArray(update)) {
-			throw malformed('an update that is not an object');
-		}
-	}
-	return { updates: updates as Update[], next: cursorOf(next) };
-}
-
 /**
  * The item as n8n wants it, with the attached file as binary data when asked for. A file Rubika refuses
  * outright will never download and must not hold back every later update, so that comes out on the item;
@@ -328,12 +230,6 @@ async function toExecutionData(
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData> {
 	return await withDownloadedFile(ctx, item, settings.download, 'final');
-}
-
-/** The error as n8n shows it best: API errors stay what they are (same object), anything else is wrapped. */
-function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error));
 }
 
 interface Clock {
@@ -363,16 +259,4 @@ function startClock(ctx: IPollFunctions): Clock {
 /** The recent-keys set must cover at least one full poll, so that a replayed poll is recognised whole. */
 export function recentCapacity(settings: Pick<TriggerSettings, 'maxUpdatesPerPoll'>): number {
 	return Math.max(RecentKeys.DEFAULT_CAPACITY, settings.maxUpdatesPerPoll);
-}
-
-function cursorOf(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	return value;
-}
-
-function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
-	const number = Number(value);
-	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
-	return Math.min(max, Math.max(min, Math.floor(number)));
 }

@@ -17,6 +17,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -26,7 +27,7 @@ import { callRubika, streamFromRubika } from './transport';
 import type { UpdateItem } from './updates';
 
 /** The contexts that can store binary data (n8n-core gives all three the same binary helpers). */
-export type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
+export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | IWebhookFunctions;
 
 export interface DownloadedFile {
 	binary: IBinaryData;
@@ -141,7 +142,7 @@ export type ReportedFailures = 'final' | 'every';
  * Content-Type), or, for a reported failure, without binary data and with `file_error` saying why.
  */
 export async function withDownloadedFile(
-	context: IPollFunctions | IWebhookFunctions,
+	context: IPollFunctions | ITriggerFunctions | IWebhookFunctions,
 	item: UpdateItem,
 	settings: DownloadSettings,
 	reported: ReportedFailures,

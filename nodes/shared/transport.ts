@@ -14,21 +14,24 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { parseJsonKeepingBigIntegers } from './json';
 import type { Admission, RateLimitSettings } from './rateLimit';
 import { RateLimitGate, backoffDelay } from './rateLimit';
 import type { MethodResults, UploadResult } from './types';
+import { pause } from './wait';
 
 export const CREDENTIAL_TYPE = 'rubikaApi';
 
 export type RubikaContext =
 	| IExecuteFunctions
 	| IPollFunctions
+	| ITriggerFunctions
 	| IHookFunctions
 	| ILoadOptionsFunctions
 	| IWebhookFunctions;
@@ -55,6 +58,11 @@ export interface CallOptions {
 	retry?: Partial<RetryPolicy>;
 	/** Milliseconds before one attempt is abandoned (and retried as a transient fault). */
 	timeoutMs?: number;
+	/**
+	 * Ends the call at once, in flight or between retries, with an error saying so (the continuous trigger's
+	 * close function uses it so that no request outlives the workflow's deactivation).
+	 */
+	abortSignal?: AbortSignal;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -284,7 +292,10 @@ async function sendWithRetries<T>(
 	let faults = 0;
 	let refusedSince: number | undefined;
 	let refusal: AttemptFailure | undefined;
+	const signal = options.abortSignal;
+	const abandoned = () => new NodeOperationError(context.getNode(), `Rubika ${label}: abandoned, the caller stopped`);
 	for (;;) {
+		if (signal?.aborted) throw abandoned();
 		let failure: AttemptFailure;
 		const admission: Admission | undefined = gate
 			? await gate.admit(refusedSince === undefined ? Infinity : refusedSince + gate.settings.maxWaitMs)
@@ -309,6 +320,7 @@ async function sendWithRetries<T>(
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					timeout,
+					...(signal ? { abortSignal: signal } : {}),
 				},
 			)) as RawResponse;
 			// Awaited here, so that a failure while a streamed body is consumed is retried too.
@@ -316,6 +328,7 @@ async function sendWithRetries<T>(
 			gate?.succeeded(admission);
 			return result;
 		} catch (error) {
+			if (signal?.aborted) throw abandoned();
 			failure = error instanceof AttemptFailure ? error : networkFailure(label, error);
 		}
 		if (gate && failure.rateLimited) {
@@ -344,7 +357,7 @@ async function sendWithRetries<T>(
 		}
 		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${faults} in ${delay} ms`);
 		slept += delay;
-		await sleep(delay);
+		await pause(delay, signal);
 	}
 }
 

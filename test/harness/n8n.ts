@@ -104,16 +104,18 @@ class HarnessInput implements INodeType {
 }
 
 export class NodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
 
 	getByName(type: string): INodeType | IVersionedNodeType {
-		return this.getByNameAndVersion(type);
-	}
-
-	getByNameAndVersion(type: string): INodeType {
 		const found = this.types[type];
 		if (!found) throw new Error(`Unknown node type ${type}`);
 		return found;
+	}
+
+	/** The node type of one version, as n8n's registry hands it out (a versioned type picks its version). */
+	getByNameAndVersion(type: string, version?: number): INodeType {
+		const found = this.getByName(type);
+		return 'nodeVersions' in found ? found.getNodeType(version) : found;
 	}
 
 	getKnownTypes() {

@@ -1,0 +1,393 @@
+/**
+ * The continuous trigger's engine (Rubika Trigger v2): reads getUpdates in a loop while the workflow is
+ * active, or while the editor listens for a test event, and starts one execution per update.
+ *
+ * Delivery rules, and why:
+ * - Each update is handed to n8n with `emit` and a deduplication key: the update's identity (update_key)
+ *   scoped to this bot, workflow and node. n8n 2.41+ stores the key with the execution under a unique index
+ *   and starts nothing for a second emit with the same key, whatever happened in between.
+ * - The saved cursor only moves past a page once n8n has finished every execution started from it (the
+ *   emit's done promise). An abrupt stop (SIGKILL, a crash, a shutdown that does not wait) leaves the
+ *   unconfirmed tail in front of the saved cursor: the next start reads it again and n8n drops what it had
+ *   already stored. Before 2.41 there is no key, so updates whose executions had finished but were not yet
+ *   saved as delivered run again (n8n saves static data when a trigger emits): nothing lost, a few repeated.
+ * - Keys of finished updates are kept next to the cursor (RecentKeys, as in version 1), so that repeats from
+ *   Rubika and pages read again do not even reach n8n.
+ * - Reading waits for "Interval" only when Rubika had nothing new, slows to "Idle Interval" after five quiet
+ *   minutes, and backs off up to a minute while requests fail. It pauses while MAX_UNCONFIRMED executions are
+ *   running, so a long backlog cannot flood n8n.
+ * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
+ *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
+ */
+import { createHash } from 'node:crypto';
+
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	IRun,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
+
+import { withDownloadedFile } from '../shared/downloads';
+import { CREDENTIAL_TYPE } from '../shared/transport';
+import { RecentKeys, hashKey, matchesFilters, updateToItem } from '../shared/updates';
+import { pause } from '../shared/wait';
+import type { ReadingSettings, ReadingState } from './pages';
+import { SKIP_LIMIT_PER_POLL, assertPositionLost, asNodeError, cursorOf, fetchPage, readReadingSettings } from './pages';
+
+export const DEFAULT_INTERVAL_SECONDS = 1;
+export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
+export const MIN_INTERVAL_SECONDS = 0.2;
+export const MAX_INTERVAL_SECONDS = 3600;
+/** Quiet time after which "Idle Interval" replaces "Interval". */
+export const IDLE_AFTER_MS = 5 * 60_000;
+export const MAX_ERROR_BACKOFF_MS = 60_000;
+/** Executions handed to n8n and not finished: reading waits while this many run. */
+export const MAX_UNCONFIRMED = 200;
+/** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
+export const REPORT_AFTER_FAILURES = 3;
+
+export interface ListenSettings extends ReadingSettings {
+	intervalMs: number;
+	idleIntervalMs: number;
+}
+
+/** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
+export interface ListenState extends ReadingState {
+	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
+	bot?: string;
+}
+
+export function readListenSettings(ctx: ITriggerFunctions): ListenSettings {
+	const { options, ...shared } = readReadingSettings(ctx);
+	const seconds = (value: unknown, fallback: number) => {
+		const number = Number(value);
+		if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback * 1000;
+		return Math.round(Math.min(MAX_INTERVAL_SECONDS, Math.max(MIN_INTERVAL_SECONDS, number)) * 1000);
+	};
+	const intervalMs = seconds(options.interval, DEFAULT_INTERVAL_SECONDS);
+	return {
+		...shared,
+		intervalMs,
+		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
+	};
+}
+
+/** Starts reading; a problem found before the loop starts (bad filter, token, position) fails the activation. */
+export async function startListening(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
+	const listener = new UpdateListener(ctx, readListenSettings(ctx));
+	await listener.start();
+	const loop = listener.run();
+	return {
+		closeFunction: async () => {
+			listener.stop();
+			await loop;
+		},
+	};
+}
+
+/** A page handed to n8n: the saved cursor may move to `end` once it is complete and nothing of it runs. */
+interface PageInFlight {
+	end: string | undefined;
+	complete: boolean;
+	/** Updates of this page whose executions have not finished. */
+	outstanding: number;
+}
+
+/** Production listeners per bot in this n8n process, to warn when two workflows read the same bot. */
+const listenersPerBot = new Map<string, number>();
+
+class UpdateListener {
+	private readonly abort = new AbortController();
+
+	/** "Listen for test event": emit the first matching new update, change nothing that is saved. */
+	private readonly testing: boolean;
+
+	private readonly state: ListenState;
+
+	private recent: RecentKeys;
+
+	private bot = '';
+
+	/** Where the next page starts; runs ahead of the saved cursor by what is not confirmed. */
+	private readCursor: string | undefined;
+
+	/** A page read by start() to check the saved position, processed first by the loop. */
+	private firstPage: Awaited<ReturnType<typeof fetchPage>> | undefined;
+
+	private readonly pages: PageInFlight[] = [];
+
+	/** Keys handed to n8n whose executions have not finished, with the pages waiting for them. */
+	private readonly unconfirmed = new Map<string, PageInFlight[]>();
+
+	private lastUpdateAt = Date.now();
+
+	private failures = 0;
+
+	private reported = false;
+
+	constructor(
+		private readonly ctx: ITriggerFunctions,
+		private readonly settings: ListenSettings,
+	) {
+		this.testing = ctx.getMode() === 'manual';
+		const saved = ctx.getWorkflowStaticData('node') as ListenState;
+		// A test works on a copy, so that it cannot move the active workflow's position.
+		this.state = this.testing ? { ...saved } : saved;
+		this.recent = RecentKeys.load(this.state, 'recentKeys');
+	}
+
+	private get stopped(): boolean {
+		return this.abort.signal.aborted;
+	}
+
+	async start(): Promise<void> {
+		this.bot = await this.botFingerprint();
+		if (this.testing) {
+			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it has one.
+			const saved = this.state.bot === this.bot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
+			this.readCursor = await this.skipToEnd(saved);
+			return;
+		}
+		this.adoptBot();
+		await this.position();
+		const others = listenersPerBot.get(this.bot) ?? 0;
+		if (others > 0) {
+			this.ctx.logger.warn(
+				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
+			);
+		}
+		listenersPerBot.set(this.bot, others + 1);
+	}
+
+	stop(): void {
+		if (this.stopped) return;
+		this.abort.abort();
+		if (this.testing) return;
+		const left = (listenersPerBot.get(this.bot) ?? 1) - 1;
+		if (left > 0) listenersPerBot.set(this.bot, left);
+		else listenersPerBot.delete(this.bot);
+	}
+
+	async run(): Promise<void> {
+		while (!this.stopped) {
+			try {
+				if (!this.testing && (await this.botChanged())) continue;
+				let more = false;
+				if (this.unconfirmed.size < MAX_UNCONFIRMED) more = await this.readAndEmit();
+				this.recovered();
+				if (!more) await pause(this.waitMs(), this.abort.signal);
+			} catch (error) {
+				if (this.stopped) break;
+				await this.failed(error);
+			}
+		}
+	}
+
+	/** Reads one page and emits what passes; true when Rubika may have more right away. */
+	private async readAndEmit(): Promise<boolean> {
+		const from = this.readCursor;
+		const page = this.firstPage ?? (await fetchPage(this.ctx, from, this.settings.pageSize, { abortSignal: this.abort.signal }));
+		this.firstPage = undefined;
+		if (this.stopped) return false;
+		if (page === 'rejected') {
+			await this.positionRejected();
+			return true;
+		}
+		if (page.updates.length === 0) return false;
+		this.lastUpdateAt = Date.now();
+		const entry: PageInFlight = { end: page.next ?? from, complete: false, outstanding: 0 };
+		this.pages.push(entry);
+		try {
+			for (const update of page.updates) {
+				const item = updateToItem(update);
+				const key = item.update_key;
+				const running = this.unconfirmed.get(key);
+				if (running) {
+					// Handed to n8n from an earlier page: this page too waits for it to finish.
+					running.push(entry);
+					entry.outstanding++;
+					continue;
+				}
+				if (this.recent.has(key)) continue;
+				if (!matchesFilters(item, this.settings.filters)) {
+					this.recent.observe(key);
+					continue;
+				}
+				// A download that may pass later throws: the page is read again, from the same cursor.
+				const data = await withDownloadedFile(this.ctx, item, this.settings.download, 'final');
+				if (this.stopped) return false;
+				this.emit(data, key, entry);
+				if (this.testing) {
+					this.stop();
+					return false;
+				}
+			}
+		} catch (error) {
+			this.pages.splice(this.pages.indexOf(entry), 1);
+			throw asNodeError(this.ctx, error);
+		}
+		entry.complete = true;
+		this.readCursor = entry.end;
+		this.settle();
+		return page.next !== undefined && page.next !== from;
+	}
+
+	private emit(data: INodeExecutionData, key: string, entry: PageInFlight): void {
+		if (this.testing) {
+			this.ctx.emit([[data]]);
+			return;
+		}
+		this.unconfirmed.set(key, [entry]);
+		entry.outstanding++;
+		const done = deferred();
+		// Settled both ways: a rejection means n8n is done with it too (finished earlier, or refused to start it).
+		const finished = () => this.confirm(key);
+		done.promise.then(finished, finished);
+		this.ctx.emit([[data]], undefined, done, this.deduplicationKey(key));
+	}
+
+	/** n8n finished the execution of `key`: remember it as delivered, move the cursor past complete pages. */
+	private confirm(key: string): void {
+		const waiting = this.unconfirmed.get(key);
+		if (waiting === undefined) return;
+		this.unconfirmed.delete(key);
+		for (const entry of waiting) entry.outstanding--;
+		this.recent.remember(key);
+		this.recent.save(this.state, 'recentKeys');
+		this.settle();
+	}
+
+	private settle(): void {
+		while (this.pages.length > 0 && this.pages[0].complete && this.pages[0].outstanding === 0) {
+			const done = this.pages.shift() as PageInFlight;
+			if (done.end !== undefined && done.end !== this.state.cursor) this.state.cursor = done.end;
+		}
+	}
+
+	/** At activation: where to start, checked against Rubika so that a problem fails the activation. */
+	private async position(): Promise<void> {
+		if (this.state.started !== true && this.settings.firstActivation === 'startFromNow') {
+			this.state.cursor = await this.skipToEnd(undefined);
+			this.state.started = true;
+			this.readCursor = this.state.cursor;
+			return;
+		}
+		this.state.started = true;
+		this.readCursor = cursorOf(this.state.cursor);
+		this.firstPage = await fetchPage(this.ctx, this.readCursor, this.settings.pageSize);
+		if (this.firstPage === 'rejected') {
+			this.firstPage = undefined;
+			await this.positionRejected();
+		}
+	}
+
+	/** Rubika refused the cursor: stop with the explanation, or go on the way the user chose. */
+	private async positionRejected(): Promise<void> {
+		await assertPositionLost(this.ctx, this.settings);
+		this.ctx.logger.warn(`Rubika Trigger: Rubika rejected the saved position; continuing as "${this.settings.onRejectedPosition}"`);
+		// Pages of the refused position can no longer move the cursor; their executions still confirm their keys.
+		this.pages.length = 0;
+		this.readCursor = this.settings.onRejectedPosition === 'skipToNow' ? await this.skipToEnd(undefined) : undefined;
+		if (this.readCursor === undefined) delete this.state.cursor;
+		else this.state.cursor = this.readCursor;
+	}
+
+	/** Reads pages from `from` without emitting, to where Rubika has nothing more; returns that position. */
+	private async skipToEnd(from: string | undefined): Promise<string | undefined> {
+		let cursor = from;
+		for (let skipped = 0; skipped < SKIP_LIMIT_PER_POLL; ) {
+			const page = await fetchPage(this.ctx, cursor, this.settings.pageSize, { abortSignal: this.abort.signal });
+			if (page === 'rejected') return await this.skipToEnd(undefined);
+			skipped += page.updates.length;
+			if (page.updates.length === 0 || page.next === undefined || page.next === cursor) return page.next ?? cursor;
+			cursor = page.next;
+		}
+		return cursor;
+	}
+
+	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
+	private async botChanged(): Promise<boolean> {
+		const bot = await this.botFingerprint();
+		if (bot === this.bot) return false;
+		const previous = this.bot;
+		this.bot = bot;
+		listenersPerBot.set(previous, Math.max(0, (listenersPerBot.get(previous) ?? 1) - 1));
+		listenersPerBot.set(bot, (listenersPerBot.get(bot) ?? 0) + 1);
+		this.adoptBot();
+		this.pages.length = 0;
+		await this.position();
+		return true;
+	}
+
+	/** Forgets the position and delivered keys saved for another bot. */
+	private adoptBot(): void {
+		if (this.state.bot !== undefined && this.state.bot !== this.bot) {
+			this.ctx.logger.warn('Rubika Trigger: the credential now belongs to another bot; starting as on a first activation');
+			delete this.state.cursor;
+			delete this.state.started;
+			this.state.recentKeys = [];
+			this.recent = RecentKeys.load(this.state, 'recentKeys');
+		}
+		this.state.bot = this.bot;
+	}
+
+	private async botFingerprint(): Promise<string> {
+		const credentials: ICredentialDataDecryptedObject = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+		return createHash('sha256')
+			.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
+			.digest('hex')
+			.slice(0, 16);
+	}
+
+	private deduplicationKey(key: string): string {
+		const workflowId = this.ctx.getWorkflow().id ?? '';
+		return `rubika:${workflowId}:${this.ctx.getNode().id}:${hashKey(`${this.bot}:${key}`)}`;
+	}
+
+	private waitMs(): number {
+		return Date.now() - this.lastUpdateAt > IDLE_AFTER_MS ? this.settings.idleIntervalMs : this.settings.intervalMs;
+	}
+
+	private async failed(error: unknown): Promise<void> {
+		const nodeError = asNodeError(this.ctx, error);
+		if (this.testing) {
+			this.ctx.emitError(nodeError);
+			this.stop();
+			return;
+		}
+		this.failures++;
+		const ceiling = Math.min(MAX_ERROR_BACKOFF_MS, this.settings.intervalMs * 2 ** this.failures);
+		const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+		this.ctx.logger.warn(
+			`Rubika Trigger: reading updates failed (${nodeError.message}); nothing was skipped, trying again in ${Math.round(delay / 100) / 10} s`,
+		);
+		if (this.failures >= REPORT_AFTER_FAILURES && !this.reported) {
+			this.reported = true;
+			nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}The trigger keeps its position and keeps trying; nothing is skipped.`;
+			// n8n 2.41+ records it as a failed execution and runs the error workflow; older versions only log it.
+			if (typeof this.ctx.saveFailedExecution === 'function') this.ctx.saveFailedExecution(nodeError);
+			else this.ctx.logger.error(`Rubika Trigger: ${nodeError.message}`);
+		}
+		await pause(delay, this.abort.signal);
+	}
+
+	private recovered(): void {
+		if (this.failures >= REPORT_AFTER_FAILURES) this.ctx.logger.info('Rubika Trigger: reading updates works again');
+		this.failures = 0;
+		this.reported = false;
+	}
+}
+
+type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
+
+function deferred(): DonePromise {
+	let resolve!: (value: IRun | PromiseLike<IRun>) => void;
+	let reject!: (error: Error) => void;
+	const promise = new Promise<IRun>((onResolve, onReject) => {
+		resolve = onResolve;
+		reject = onReject;
+	});
+	return { promise, resolve, reject };
+}

@@ -1,0 +1,171 @@
+/**
+ * Reading getUpdates, for both versions of Rubika Trigger: the settings both share, one page at a time with
+ * the answer checked, and what a refused position means.
+ *
+ * A cursor is Rubika's opaque `next_offset_id` (facts §5): passed back as it came, never computed with.
+ */
+import type { IDataObject, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { DownloadSettings } from '../shared/downloads';
+import { readDownloadSettings } from '../shared/downloads';
+import { InputError, isRefusal } from '../shared/errors';
+import { callRubika } from '../shared/transport';
+import type { Update } from '../shared/types';
+import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates';
+import { parseUpdateFilters } from '../shared/updates';
+import { DEFAULT_PAGE_SIZE } from './description';
+
+export type TriggerFunctions = IPollFunctions | ITriggerFunctions;
+export type FirstActivation = 'startFromNow' | 'processBacklog';
+export type OnRejectedPosition = 'error' | 'restartFromOldest' | 'skipToNow';
+
+/** What both versions read from the panel. */
+export interface ReadingSettings {
+	filters: UpdateFilters;
+	firstActivation: FirstActivation;
+	onRejectedPosition: OnRejectedPosition;
+	pageSize: number;
+	download: DownloadSettings;
+}
+
+/** What both versions keep in `getWorkflowStaticData('node')`. */
+export interface ReadingState extends IDataObject {
+	/** The `next_offset_id` to ask with next; absent until Rubika has given one. */
+	cursor?: string;
+	/** Set once the first activation has done what "On First Activation" asks. */
+	started?: boolean;
+	/** Hashed keys of recently delivered updates, oldest first (see RecentKeys). */
+	recentKeys?: string[];
+}
+
+export const PAGE_TIMEOUT_MS = 30_000;
+/** How far one pass skips an old backlog; a longer one is skipped over the next passes. */
+export const SKIP_LIMIT_PER_POLL = 100_000;
+
+/** Reads the shared settings; bad filters fail with a NodeOperationError naming the field. */
+export function readReadingSettings(ctx: TriggerFunctions): ReadingSettings & { options: IDataObject } {
+	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
+	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	let filters: UpdateFilters | undefined;
+	let problem: InputError | undefined;
+	try {
+		filters = parseUpdateFilters(types, rawFilters);
+	} catch (error) {
+		problem = error instanceof InputError ? error : new InputError('Filters', String((error as Error).message));
+	}
+	if (filters === undefined) {
+		throw new NodeOperationError(ctx.getNode(), `${problem?.field} ${problem?.message}`, {
+			description: 'Fix the filter in the trigger\'s Filters section.',
+		});
+	}
+	return {
+		filters,
+		firstActivation:
+			ctx.getNodeParameter('firstActivation', 'startFromNow') === 'processBacklog' ? 'processBacklog' : 'startFromNow',
+		onRejectedPosition:
+			options.onRejectedPosition === 'restartFromOldest' || options.onRejectedPosition === 'skipToNow'
+				? options.onRejectedPosition
+				: 'error',
+		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
+		download: readDownloadSettings(ctx.getNode(), options),
+		options,
+	};
+}
+
+export interface Page {
+	updates: Update[];
+	/** Where the next page starts; undefined when Rubika gave no cursor. */
+	next: string | undefined;
+}
+
+/**
+ * One getUpdates request from `cursor`. `'rejected'` when Rubika refused a saved cursor (INVALID_INPUT for
+ * a request that carried one, when `savedCursor` says the cursor came from static data rather than from the
+ * page before); any other failure is thrown as the node error n8n shows.
+ */
+export async function fetchPage(
+	ctx: TriggerFunctions,
+	cursor: string | undefined,
+	limit: number,
+	{ savedCursor = true, abortSignal }: { savedCursor?: boolean; abortSignal?: AbortSignal } = {},
+): Promise<Page | 'rejected'> {
+	const body: IDataObject = { limit };
+	if (cursor !== undefined) body.offset_id = cursor;
+	let data: unknown;
+	try {
+		data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 }, abortSignal });
+	} catch (error) {
+		if (savedCursor && cursor !== undefined && isRefusal(error, 'INVALID_INPUT')) return 'rejected';
+		throw asNodeError(ctx, error);
+	}
+	return readPage(ctx, data);
+}
+
+/** A getUpdates answer we can trust, or a NodeApiError saying what is wrong with it. */
+export function readPage(ctx: TriggerFunctions, data: unknown): Page {
+	const malformed = (what: string) =>
+		new NodeApiError(
+			ctx.getNode(),
+			{ method: 'getUpdates', body_start: JSON.stringify(data ?? null).slice(0, 200) },
+			{
+				message: `Rubika getUpdates answered with ${what}`,
+				description: 'The answer does not look like the Bot API\'s; check the Base URL in the Rubika credential.',
+			},
+		);
+	if (typeof data !== 'object' || data === null || Array.isArray(data)) throw malformed('no data object');
+	const { updates, next_offset_id: next } = data as { updates?: unknown; next_offset_id?: unknown };
+	if (updates === undefined || updates === null) {
+		// Some servers leave the list out when there is nothing new; a cursor without updates is not that.
+		if (cursorOf(next) === undefined) return { updates: [], next: undefined };
+		throw malformed('a cursor but no updates list');
+	}
+	if (!Array.isArray(updates)) throw malformed('an updates field that is not a list');
+	for (const update of updates) {
+		if (typeof update !== 'object' || update === null || Array.isArray(update)) {
+			throw malformed('an update that is not an object');
+		}
+	}
+	return { updates: updates as Update[], next: cursorOf(next) };
+}
+
+/**
+ * Called when getUpdates refused the saved cursor. Tells a lost position (Rubika answers without one) from
+ * a refused bot token (it does not), and stops with an explanation unless the user chose how to go on.
+ */
+export async function assertPositionLost(ctx: TriggerFunctions, settings: ReadingSettings): Promise<void> {
+	try {
+		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+	} catch (error) {
+		throw asNodeError(ctx, error);
+	}
+	if (settings.onRejectedPosition !== 'error') return;
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ method: 'getUpdates', status: 'INVALID_INPUT' },
+		{
+			message: 'Rubika no longer accepts the position this trigger saved',
+			description:
+				'This happens when the credential now belongs to another bot, or Rubika has forgotten the position. Nothing was read or skipped. Choose how to go on in Options → If Rubika Rejects the Saved Position: restart from the oldest update Rubika keeps (recently delivered ones are recognised and dropped), or skip to now.',
+		},
+	);
+}
+
+/** The error as n8n shows it best: API errors stay what they are (same object), anything else is wrapped. */
+export function asNodeError(ctx: TriggerFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error));
+}
+
+export function cursorOf(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	return value;
+}
+
+export function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
+	const number = Number(value);
+	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
+	return Math.min(max, Math.max(min, Math.floor(number)));
+}
