@@ -1,0 +1,231 @@
+/**
+ * Runs the continuous Rubika Trigger (v2) the way an active n8n workflow does, in-process.
+ *
+ * The node gets n8n-core's real `TriggerContext`. What n8n does with an emit is modelled explicitly, as
+ * `ListenHarness` plays n8n:
+ * - static data is saved (a deep copy into `saved`) at every emit, as n8n does, and on `deactivate()`;
+ * - an emit with a deduplication key already stored starts nothing (n8n 2.41's unique index): `dropped`
+ *   counts those, `executions` holds the ones that started;
+ * - an execution "finishes" when the test says so (`finish()`), or at once with `autoFinish`; finishing
+ *   resolves the emit's done promise, which is what the trigger waits for before moving its cursor.
+ * `crash()` forgets everything that was not saved and starts a new harness from `saved`, with the same
+ * stored executions (the database survives a crash); `withoutDeduplication` models n8n before 2.41.
+ */
+import { TriggerContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IRun,
+	ITriggerFunctions,
+	ITriggerResponse,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
+import type { TestCredentials } from './n8n';
+import { NodeTypes, makeAdditionalData, useBinaryMode } from './n8n';
+
+export const LISTEN_NODE = 'Rubika Trigger';
+
+type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
+
+export interface Execution {
+	item: INodeExecutionData;
+	deduplicationKey?: string;
+	finished: boolean;
+	done?: DonePromise;
+}
+
+/** What survives a restart: the saved static data and the stored executions. */
+export interface Database {
+	staticData: IDataObject;
+	executions: Execution[];
+}
+
+export interface ListenHarnessOptions {
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	database?: Database;
+	/** Finish every execution as soon as it starts (default true). */
+	autoFinish?: boolean;
+	/** n8n before 2.41: the deduplication key is ignored. */
+	withoutDeduplication?: boolean;
+	mode?: WorkflowExecuteMode;
+	activation?: WorkflowActivateMode;
+}
+
+export class ListenHarness {
+	/** Harnesses whose trigger is running, so that a test file can stop every loop it started. */
+	static readonly running = new Set<ListenHarness>();
+
+	static async stopAll(): Promise<void> {
+		await Promise.all([...ListenHarness.running].map(async (harness) => await harness.stop()));
+	}
+
+	readonly workflow: Workflow;
+
+	readonly node: INode;
+
+	readonly database: Database;
+
+	/** Executions started by this harness's life (a subset of database.executions). */
+	readonly started: Execution[] = [];
+
+	/** Emits n8n refused because their deduplication key was stored already. */
+	dropped = 0;
+
+	readonly failures: Error[] = [];
+
+	readonly emitErrors: Error[] = [];
+
+	private response: ITriggerResponse | undefined;
+
+	private manualResult: Promise<INodeExecutionData[][]> | undefined;
+
+	constructor(private readonly options: ListenHarnessOptions) {
+		const nodeType = new RubikaTrigger();
+		this.database = options.database ?? { staticData: {}, executions: [] };
+		this.node = {
+			id: 'rubika-trigger-v2',
+			name: LISTEN_NODE,
+			type: nodeType.description.name,
+			typeVersion: 2,
+			position: [0, 0],
+			parameters: options.parameters,
+			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
+		};
+		this.workflow = new Workflow({
+			id: 'listen-workflow',
+			name: 'listen test',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: new NodeTypes({ [nodeType.description.name]: nodeType }),
+			staticData: clone(this.database.staticData),
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	/** The trigger node's live static data. */
+	get nodeStaticData(): IDataObject {
+		return this.workflow.getStaticData('node', this.node);
+	}
+
+	/** The trigger node's static data as last saved to the "database". */
+	get savedNodeStaticData(): IDataObject {
+		return (this.database.staticData[`node:${LISTEN_NODE}`] as IDataObject | undefined) ?? {};
+	}
+
+	/** Items of the executions started so far by this harness, in order. */
+	get items(): INodeExecutionData[] {
+		return this.started.map((execution) => execution.item);
+	}
+
+	/** Activates the workflow: runs trigger(); a thrown error is what n8n shows as a failed activation. */
+	async activate(): Promise<void> {
+		await useBinaryMode('default');
+		const mode = this.options.mode ?? 'trigger';
+		let emit: ITriggerFunctions['emit'] = (data, _response, done, deduplicationKey) =>
+			this.onEmit(data, done as DonePromise | undefined, deduplicationKey);
+		let emitError: ITriggerFunctions['emitError'] = (error) => {
+			this.emitErrors.push(error);
+		};
+		if (mode === 'manual') {
+			// As n8n does for a manual trigger: the first emit (or emitError) answers the test.
+			this.manualResult = new Promise((resolve, reject) => {
+				emit = (data) => resolve(data);
+				emitError = (error) => reject(error);
+			});
+		}
+		const context = new TriggerContext(
+			this.workflow,
+			this.node,
+			makeAdditionalData(this.options.credentials, `listen-${Date.now()}`),
+			mode,
+			this.options.activation ?? 'activate',
+			emit,
+			emitError,
+			(error) => {
+				this.failures.push(error);
+			},
+		);
+		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, 2);
+		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
+		ListenHarness.running.add(this);
+	}
+
+	/** "Listen for test event": what the first emit handed over. */
+	async testEvent(): Promise<INodeExecutionData[][]> {
+		if (!this.manualResult) throw new Error('not in manual mode');
+		return await this.manualResult;
+	}
+
+	/** Deactivation: the close function, then n8n saves static data. */
+	async deactivate(): Promise<void> {
+		await this.stop();
+		this.database.staticData = clone(this.workflow.staticData);
+	}
+
+	/** Shutdown without saving (n8n's SIGTERM path saves nothing for triggers). */
+	async stop(): Promise<void> {
+		ListenHarness.running.delete(this);
+		await this.response?.closeFunction?.();
+		this.response = undefined;
+	}
+
+	/** Finishes the started executions that are still running (all, or the first `count`). */
+	finish(count = Infinity): number {
+		let finished = 0;
+		for (const execution of this.started) {
+			if (finished >= count) break;
+			if (execution.finished) continue;
+			execution.finished = true;
+			execution.done?.resolve({} as IRun);
+			finished++;
+		}
+		return finished;
+	}
+
+	/** Waits until `count` executions were started by this harness. */
+	async waitForExecutions(count: number, timeoutMs = 15_000): Promise<INodeExecutionData[]> {
+		const deadline = Date.now() + timeoutMs;
+		while (this.started.length < count) {
+			if (Date.now() > deadline) {
+				throw new Error(`only ${this.started.length} of ${count} executions after ${timeoutMs} ms`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		return this.items;
+	}
+
+	/** n8n is killed: nothing in memory survives; a new harness reads what the database holds. */
+	async crash(overrides: Partial<ListenHarnessOptions> = {}): Promise<ListenHarness> {
+		await this.stop();
+		return new ListenHarness({ ...this.options, ...overrides, database: this.database });
+	}
+
+	private onEmit(data: INodeExecutionData[][], done: DonePromise | undefined, deduplicationKey?: string): void {
+		// n8n saves static data when a trigger emits, before the execution is stored.
+		this.database.staticData = clone(this.workflow.staticData);
+		const key = this.options.withoutDeduplication ? undefined : deduplicationKey;
+		if (key !== undefined && this.database.executions.some((execution) => execution.deduplicationKey === key)) {
+			this.dropped++;
+			done?.resolve(undefined as unknown as IRun);
+			return;
+		}
+		for (const item of data[0] ?? []) {
+			const execution: Execution = { item, deduplicationKey: key, finished: false, done };
+			this.database.executions.push(execution);
+			this.started.push(execution);
+		}
+		if (this.options.autoFinish !== false) this.finish();
+	}
+}
+
+function clone<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value ?? {})) as T;
+}

@@ -1,0 +1,145 @@
+/**
+ * The continuous trigger (Rubika Trigger v2) delivering updates: one execution per update, filters,
+ * deduplication keys, and the saved cursor that moves only past finished executions, across crashes.
+ * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ListenHarness.
+ */
+import { ali, pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
+
+const t = useSandbox();
+
+describe('delivery', () => {
+	it('starts from now, then gives every new message its own execution with the trigger\'s item', async () => {
+		say(t.sandbox, 'waiting before activation');
+		const harness = t.harness();
+		await harness.activate();
+		say(t.sandbox, 'hello', sara);
+		say(t.sandbox, 'salam', reza);
+		await harness.waitForExecutions(2);
+		expect(harness.started.map((execution) => execution.item.json.text)).toEqual(['hello', 'salam']);
+		const first = harness.items[0].json;
+		expect(first).toMatchObject({ type: 'NewMessage', chat_id: sara.chat_id, sender_id: sara.user_id, text: 'hello' });
+		expect(first.update_key).toEqual(expect.any(String));
+		await pauseMs(500);
+		expect(harness.started).toHaveLength(2);
+	});
+
+	it('Process Backlog delivers what was waiting, oldest first', async () => {
+		say(t.sandbox, 'old 1');
+		say(t.sandbox, 'old 2');
+		const harness = t.harness({ firstActivation: 'processBacklog' });
+		await harness.activate();
+		await harness.waitForExecutions(2);
+		expect(texts(harness.items)).toEqual(['old 1', 'old 2']);
+	});
+
+	it('applies the filters before anything is emitted', async () => {
+		const harness = t.harness({ filters: { textPattern: '^order \\d+$', senderIds: reza.user_id } });
+		await harness.activate();
+		say(t.sandbox, 'order 1', sara);
+		say(t.sandbox, 'hello', reza);
+		say(t.sandbox, 'order 2', reza);
+		await harness.waitForExecutions(1);
+		await pauseMs(600);
+		expect(texts(harness.items)).toEqual(['order 2']);
+	});
+
+	it('passes a deduplication key scoped to workflow and node, the same for the same update', async () => {
+		const harness = t.harness({ firstActivation: 'processBacklog' });
+		say(t.sandbox, 'keyed');
+		await harness.activate();
+		await harness.waitForExecutions(1);
+		const key = harness.started[0].deduplicationKey as string;
+		expect(key).toMatch(/^rubika:listen-workflow:rubika-trigger-v2:[0-9a-z]{14}$/);
+		await harness.stop();
+
+		// The same update read again by a fresh start from the same saved state gets the same key, and n8n drops it.
+		const again = t.harness({ firstActivation: 'processBacklog' }, { database: { staticData: {}, executions: harness.database.executions } });
+		await again.activate();
+		await pauseMs(600);
+		expect(again.started).toHaveLength(0);
+		expect(again.dropped).toBe(1);
+	});
+
+	it('a repeat from Rubika does not reach n8n', async () => {
+		const harness = t.harness();
+		await harness.activate();
+		say(t.sandbox, 'once');
+		await harness.waitForExecutions(1);
+		t.sandbox.injectFault({ kind: 'duplicateUpdate', method: 'getUpdates' });
+		say(t.sandbox, 'twice?');
+		await harness.waitForExecutions(2);
+		await pauseMs(600);
+		expect(texts(harness.items)).toEqual(['once', 'twice?']);
+		expect(harness.dropped).toBe(0);
+	});
+});
+
+describe('the saved cursor and crashes', () => {
+	it('moves the saved cursor only past pages whose executions finished', async () => {
+		const harness = t.harness({}, { autoFinish: false });
+		await harness.activate();
+		const start = harness.nodeStaticData.cursor;
+		say(t.sandbox, 'a');
+		say(t.sandbox, 'b');
+		await harness.waitForExecutions(2);
+		await pauseMs(500);
+		expect(harness.nodeStaticData.cursor).toBe(start);
+		harness.finish(1);
+		await pauseMs(50);
+		expect(harness.nodeStaticData.cursor).toBe(start);
+		harness.finish();
+		await pauseMs(50);
+		expect(harness.nodeStaticData.cursor).not.toBe(start);
+		expect(harness.nodeStaticData.recentKeys).toHaveLength(2);
+	});
+
+	it('after a crash with executions unfinished, the tail is read again and n8n drops what it stored: nothing lost, nothing twice', async () => {
+		const first = t.harness({}, { autoFinish: false });
+		await first.activate();
+		for (let index = 1; index <= 5; index++) say(t.sandbox, `m${index}`, [sara, reza, ali][index % 3]);
+		await first.waitForExecutions(5);
+		first.finish(2);
+		// Saved at the emits: the cursor still points before all five.
+		const second = await first.crash({ autoFinish: true });
+		say(t.sandbox, 'm6');
+		await second.activate();
+		await second.waitForExecutions(1);
+		await pauseMs(600);
+		expect(texts(second.items)).toEqual(['m6']);
+		// m1 and m2 had finished, but that was never saved (n8n saves at emits): all five are read again.
+		expect(second.dropped).toBe(5);
+		const stored = second.database.executions.map((execution) => execution.item.json.text);
+		expect(stored).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6']);
+	});
+
+	it('without n8n\'s deduplication (before 2.41), an abrupt stop repeats unconfirmed updates but loses none', async () => {
+		const first = t.harness({}, { autoFinish: false, withoutDeduplication: true });
+		await first.activate();
+		say(t.sandbox, 'x1');
+		say(t.sandbox, 'x2');
+		await first.waitForExecutions(2);
+		const second = await first.crash({ autoFinish: true });
+		await second.activate();
+		await second.waitForExecutions(2);
+		say(t.sandbox, 'x3');
+		await second.waitForExecutions(3);
+		expect(texts(second.items)).toEqual(['x1', 'x2', 'x3']);
+		const stored = second.database.executions.map((execution) => execution.item.json.text);
+		expect(stored).toEqual(['x1', 'x2', 'x1', 'x2', 'x3']);
+	});
+
+	it('a graceful deactivation saves the confirmed position: reactivation repeats nothing', async () => {
+		const first = t.harness({}, { withoutDeduplication: true });
+		await first.activate();
+		say(t.sandbox, 'y1');
+		await first.waitForExecutions(1);
+		await pauseMs(300);
+		await first.deactivate();
+		say(t.sandbox, 'y2 while inactive');
+		const second = await first.crash();
+		await second.activate();
+		await second.waitForExecutions(1);
+		await pauseMs(500);
+		expect(texts(second.items)).toEqual(['y2 while inactive']);
+	});
+});

@@ -1,0 +1,51 @@
+/** Shared setup for the continuous trigger's tests: a sandbox per file, a harness per test. */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { RubikaSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import type { ListenHarnessOptions } from '../harness/listen';
+import { ListenHarness } from '../harness/listen';
+
+export const { sara, reza, ali } = DEMO_USERS;
+
+export interface ListenTestContext {
+	sandbox: RubikaSandbox;
+	/** A harness on the demo bot; `interval` defaults to 0.2 s here so that tests run quickly. */
+	harness(parameters?: INodeParameters, options?: Partial<ListenHarnessOptions>): ListenHarness;
+}
+
+export function useSandbox(): ListenTestContext {
+	const context = {} as ListenTestContext;
+	beforeAll(async () => {
+		context.sandbox = await startSandbox();
+		context.harness = (parameters = {}, options = {}) => {
+			const { options: nodeOptions, ...rest } = parameters as INodeParameters & { options?: object };
+			const harness = new ListenHarness({
+				parameters: { ...rest, options: { interval: 0.2, ...(nodeOptions ?? {}) } },
+				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: context.sandbox.baseUrl },
+				...options,
+			});
+			return harness;
+		};
+	});
+	beforeEach(() => context.sandbox.reset());
+	afterEach(async () => {
+		// No loop outlives its test.
+		await ListenHarness.stopAll();
+		context.sandbox.clearFaults();
+	});
+	afterAll(async () => {
+		await context.sandbox?.close();
+	});
+	return context;
+}
+
+export function texts(items: INodeExecutionData[]): Array<string | null> {
+	return items.map((item) => item.json.text as string | null);
+}
+
+export function say(sandbox: RubikaSandbox, text: string, user = sara): void {
+	sandbox.userSendMessage({ userId: user.user_id, text });
+}
+
+export const pauseMs = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,159 @@
+/**
+ * The continuous trigger's life: what fails an activation, stopping with nothing left in flight, errors and
+ * backing off, "Listen for test event", and a credential that now belongs to another bot.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ListenHarness } from '../harness/listen';
+import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
+
+const t = useSandbox();
+
+const getUpdatesCount = () => t.sandbox.requestsFor('getUpdates').length;
+
+describe('activation', () => {
+	it('fails with the field named when a filter is invalid, before any request', async () => {
+		const harness = t.harness({ filters: { textPattern: '(unclosed' } });
+		const failure = harness.activate();
+		await expect(failure).rejects.toBeInstanceOf(NodeOperationError);
+		await expect(failure).rejects.toThrow(/Text Pattern/);
+		expect(getUpdatesCount()).toBe(0);
+	});
+
+	it('fails when Rubika refuses the bot token, and the token appears nowhere in the error', async () => {
+		const token = 'x'.repeat(64);
+		const harness = new ListenHarness({ parameters: {}, credentials: { accessToken: token, baseUrl: t.sandbox.baseUrl } });
+		let error: unknown;
+		try {
+			await harness.activate();
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(JSON.stringify(error)).not.toContain(token);
+		expect(String((error as Error).message)).not.toContain(token);
+	});
+
+	it('a saved position Rubika refuses fails the activation with the way out, or restarts from the oldest when chosen', async () => {
+		const first = t.harness();
+		await first.activate();
+		say(t.sandbox, 'delivered before');
+		await first.waitForExecutions(1);
+		await pauseMs(300);
+		await first.deactivate();
+		const saved = first.database.staticData['node:Rubika Trigger'] as { cursor: string };
+		saved.cursor = 'not-a-cursor-rubika-gave';
+
+		const refused = await first.crash();
+		await expect(refused.activate()).rejects.toThrow(/no longer accepts the position/);
+
+		say(t.sandbox, 'after the loss');
+		const restarted = await first.crash({ parameters: { options: { interval: 0.2, onRejectedPosition: 'restartFromOldest' } } });
+		await restarted.activate();
+		await restarted.waitForExecutions(1);
+		await pauseMs(500);
+		// The already delivered message is recognised and dropped; the new one comes once.
+		expect(texts(restarted.items)).toEqual(['after the loss']);
+	});
+});
+
+describe('stopping', () => {
+	it('deactivation ends the loop: no request after the close function returned', async () => {
+		const harness = t.harness();
+		await harness.activate();
+		await pauseMs(500);
+		expect(getUpdatesCount()).toBeGreaterThan(1);
+		await harness.deactivate();
+		const after = getUpdatesCount();
+		await pauseMs(800);
+		expect(getUpdatesCount()).toBe(after);
+	});
+
+	it('a request in flight is abandoned at once when the workflow is stopped', async () => {
+		const harness = t.harness();
+		await harness.activate();
+		t.sandbox.injectFault({ kind: 'delay', method: 'getUpdates', ms: 20_000, times: -1 });
+		say(t.sandbox, 'never read');
+		await pauseMs(600);
+		await harness.stop();
+		// The close function returned while Rubika (the sandbox) had not answered the request yet.
+		const last = t.sandbox.requestsFor('getUpdates').at(-1);
+		expect(last?.durationMs ?? null).toBeNull();
+		t.sandbox.clearFaults();
+		const after = getUpdatesCount();
+		await pauseMs(500);
+		expect(getUpdatesCount()).toBe(after);
+		expect(harness.started).toHaveLength(0);
+	});
+});
+
+describe('failures', () => {
+	it('keeps its position while Rubika fails, reports the outage once, and delivers everything afterwards', async () => {
+		const harness = t.harness();
+		await harness.activate();
+		t.sandbox.injectFault({ kind: 'httpStatus', method: 'getUpdates', httpStatus: 502, times: -1 });
+		say(t.sandbox, 'sent during the outage');
+		const deadline = Date.now() + 30_000;
+		while (harness.failures.length === 0 && Date.now() < deadline) await pauseMs(100);
+		expect(harness.failures).toHaveLength(1);
+		expect(harness.failures[0].message).toMatch(/502/);
+		expect((harness.failures[0] as NodeApiError).description).toMatch(/nothing is skipped/);
+		// The waits between attempts grow: no hot loop while Rubika is down.
+		const times = t.sandbox.requestsFor('getUpdates').map((entry) => entry.at);
+		const gaps = times.slice(1).map((at, index) => at - times[index]);
+		expect(Math.max(...gaps)).toBeGreaterThan(Math.min(...gaps) * 2);
+		t.sandbox.clearFaults();
+		say(t.sandbox, 'sent after');
+		await harness.waitForExecutions(2, 60_000);
+		expect(texts(harness.items)).toEqual(['sent during the outage', 'sent after']);
+		expect(harness.failures).toHaveLength(1);
+	});
+});
+
+describe('Listen for test event', () => {
+	it('gives the first new matching message, then stops reading, and leaves the saved state alone', async () => {
+		say(t.sandbox, 'waiting already');
+		const harness = t.harness({ filters: { senderIds: reza.user_id } }, { mode: 'manual', activation: 'manual' });
+		await harness.activate();
+		say(t.sandbox, 'not from reza', sara);
+		say(t.sandbox, 'from reza', reza);
+		say(t.sandbox, 'second from reza', reza);
+		const result = await harness.testEvent();
+		expect(texts(result[0])).toEqual(['from reza']);
+		await pauseMs(300);
+		const after = getUpdatesCount();
+		await pauseMs(600);
+		expect(getUpdatesCount()).toBe(after);
+		expect(harness.nodeStaticData).toEqual({});
+		await harness.stop();
+	});
+});
+
+describe('the credential', () => {
+	it('switched to another bot: the trigger follows the new bot from now, with none of the old bot\'s position', async () => {
+		const other = t.sandbox.addBot({ bot_title: 'Second bot' });
+		const credentials = { accessToken: t.sandbox.bot(t.sandbox.demo!.botId)!.token, baseUrl: t.sandbox.baseUrl };
+		const harness = new ListenHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await harness.activate();
+		say(t.sandbox, 'to the first bot');
+		await harness.waitForExecutions(1);
+		const firstCursor = harness.nodeStaticData.cursor;
+
+		t.sandbox.userStartBot({ userId: sara.user_id, botId: other.bot_id, sendStartMessage: false });
+		t.sandbox.userSendMessage({ userId: sara.user_id, botId: other.bot_id, text: 'waiting at the second bot' });
+		credentials.accessToken = other.token;
+		await pauseMs(800);
+		t.sandbox.userSendMessage({ userId: sara.user_id, botId: other.bot_id, text: 'new at the second bot' });
+		await harness.waitForExecutions(2);
+		await pauseMs(400);
+		expect(texts(harness.items)).toEqual(['to the first bot', 'new at the second bot']);
+		expect(harness.nodeStaticData.cursor).not.toBe(firstCursor);
+		// The old bot's cursor was never sent with the new bot's token.
+		const secondBotOffsets = t.sandbox
+			.requestsFor('getUpdates')
+			.filter((entry) => entry.botId === other.bot_id)
+			.map((entry) => (entry.body as { offset_id?: string }).offset_id);
+		expect(secondBotOffsets).not.toContain(firstCursor);
+		await harness.stop();
+	});
+});
