@@ -143,3 +143,29 @@ describe('the saved cursor and crashes', () => {
 		expect(texts(second.items)).toEqual(['y2 while inactive']);
 	});
 });
+
+describe('load and sharing', () => {
+	it('holds back reading while 200 of its executions are unfinished, then goes on', async () => {
+		t.sandbox.appendSyntheticUpdates({ count: 250 });
+		const harness = t.harness({ firstActivation: 'processBacklog' }, { autoFinish: false });
+		await harness.activate();
+		await harness.waitForExecutions(200);
+		await pauseMs(600);
+		expect(harness.started).toHaveLength(200);
+		harness.finish();
+		await harness.waitForExecutions(250);
+		expect(new Set(harness.items.map((item) => item.json.update_key)).size).toBe(250);
+	});
+
+	it('two workflows reading the same bot each receive every update', async () => {
+		const one = t.harness();
+		const two = t.harness();
+		await one.activate();
+		await two.activate();
+		say(t.sandbox, 'for both');
+		await one.waitForExecutions(1);
+		await two.waitForExecutions(1);
+		expect(texts(one.items)).toEqual(['for both']);
+		expect(texts(two.items)).toEqual(['for both']);
+	});
+});
