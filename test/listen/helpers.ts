@@ -44,7 +44,7 @@ export function texts(items: INodeExecutionData[]): Array<string | null> {
 	return items.map((item) => item.json.text as string | null);
 }
 
-export function say(sandbox: RubikaSandbox, text: string, user = sara): void {
+export function say(sandbox: RubikaSandbox, text: string, user: { user_id: string } = sara): void {
 	sandbox.userSendMessage({ userId: user.user_id, text });
 }
 
