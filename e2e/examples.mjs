@@ -1,12 +1,32 @@
 #!/usr/bin/env node
 // The example workflows of examples/ run in a real n8n against the sandbox, so they cannot rot:
-// scheduled broadcast, file relay and poll through `n8n execute`; moderation as a published polling
-// workflow (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`.
+// scheduled broadcast, file relay and poll through `n8n execute`; moderation as a published workflow with
+// Rubika Trigger v2 (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`.
 // The echo bot (a webhook workflow) is exercised by e2e/webhook.mjs.
 //
 //   node e2e/examples.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
 import { nodeItems, nodesRun } from './lib/world.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Publishes a workflow with Rubika Trigger v2 and waits until it reads in its loop: two getUpdates
+ * requests at least 500 ms apart (the reads that skip to "now" come back to back). n8n 2.41 activates
+ * after the API call returns; a message sent before that would count as backlog. Assumes no other
+ * workflow reads the bot.
+ */
+async function activateContinuous(world, id, { timeoutMs = 30_000 } = {}) {
+	const after = (await world.admin.requests('getUpdates')).at(-1)?.seq ?? 0;
+	const result = await world.activate(id);
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const seen = (await world.admin.requests('getUpdates')).filter((r) => r.seq > after);
+		for (let i = 1; i < seen.length; i++) if (seen[i].at - seen[i - 1].at >= 500) return result;
+		await sleep(150);
+	}
+	throw new Error(`workflow ${id} did not settle into reading getUpdates within ${timeoutMs} ms of its activation`);
+}
 
 export const test = {
 	name: 'examples',
@@ -71,16 +91,18 @@ export const test = {
 			);
 		});
 
-		// --- moderation.json (published, polling) -------------------------------------------------
+		// --- moderation.json (published, Rubika Trigger v2) ---------------------------------------
 		await t.step('moderation.json', async () => {
 			const id = world.exampleId('moderation.json');
 			await world.server();
-			const activated = await world.activatePolling(id);
-			t.check('moderation: the polling workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
+			const trigger = world.example('moderation.json').nodes.find((n) => n.name === 'Link posted in the group');
+			t.check('moderation: its Rubika Trigger is version 2 (continuous, no Poll Times)', trigger?.typeVersion === 2 && !('pollTimes' in (trigger?.parameters ?? {})), trigger && { typeVersion: trigger.typeVersion });
+			const activated = await activateContinuous(world, id);
+			t.check('moderation: the workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
 			try {
 				await admin.act('send-message', { userId: sara.user_id, chatId: demo.groupId, text: 'Good morning everyone' });
 				const spam = await admin.act('send-message', { userId: ali.user_id, chatId: demo.groupId, text: 'Free followers!!! https://spam.example/join' });
-				const [execution] = await world.waitForExecutions(id, { count: 1, timeoutMs: 45_000 });
+				const [execution] = await world.waitForExecutions(id, { count: 1, timeoutMs: 30_000 });
 				const items = nodeItems(execution, 'Link posted in the group');
 				t.eq('moderation: only the message with a link starts the workflow', items.map((i) => [i.sender_id, i.text]), [[ali.user_id, 'Free followers!!! https://spam.example/join']]);
 				t.eq('moderation: delete, ban and notice ran', nodesRun(execution).sort(), ['Ban the sender', 'Delete the message', 'Link posted in the group', 'Tell the group'].sort());
@@ -92,16 +114,16 @@ export const test = {
 				const messages = await admin.messages(demo.groupId);
 				t.check('moderation: the spam is deleted, the other message stays', !messages.some((m) => m.message_id === spam.message_id) && messages.some((m) => m.text === 'Good morning everyone'));
 				t.check('moderation: the group is told', messages.at(-1)?.text?.includes('removed and its sender was banned'), messages.at(-1)?.text);
-				// Nothing more happens on later polls.
-				await new Promise((r) => setTimeout(r, 6000));
-				t.eq('moderation: one execution, no repeats on later polls', (await world.executions(id)).length, 1);
+				// Nothing more happens on later reads (about one a second).
+				await sleep(3000);
+				t.eq('moderation: one execution, no repeats on later reads', (await world.executions(id)).length, 1);
 			} finally {
 				await world.deactivate(id).catch(() => {});
 			}
 
 			const r = await world.execute(id);
 			t.check('moderation: "Unban by hand" runs with n8n execute', r.ok, r.ok ? '' : (r.stdout + r.stderr).slice(-3000));
-			t.eq('moderation: n8n execute starts at the Manual Trigger, not at the polling trigger', nodesRun(r.run).sort(), ['Unban by hand', 'Unban the member', 'Who to unban']);
+			t.eq('moderation: n8n execute starts at the Manual Trigger, not at the Rubika Trigger', nodesRun(r.run).sort(), ['Unban by hand', 'Unban the member', 'Who to unban']);
 			const group = await admin.chat(demo.groupId);
 			t.check('moderation: the member is unbanned', !group.banned.includes(ali.user_id), group.banned);
 			const joined = await admin.act('join-chat', { userId: ali.user_id, chatId: demo.groupId }).then(() => true, (e) => e.message);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Smoke test in a REAL n8n: the packed tarball, installed into a fresh n8n user folder the way n8n installs
-// community packages, loads both triggers, the action node and the credential with no load errors; the
-// icons are served; every example workflow imports and uses only node types and versions this n8n has.
+// community packages, loads both triggers, the action node and the credential with no load errors; Rubika
+// Trigger comes in version 1 (polling) and version 2 (continuous, the default); the icons are served;
+// every example workflow imports and uses only node types and versions this n8n has.
 //
 //   node e2e/smoke.mjs [--version 2.8.4] [--no-build] [--keep]
 import fs from 'node:fs';
@@ -39,25 +40,38 @@ export const test = {
 		const types = await knownTypes(world.ctx, s);
 		const nodes = await s.get('/types/nodes.json');
 		const byName = new Map(nodes.map((n) => [n.name, n]));
+		// A versioned node is listed once per version, each entry with that version's description.
+		const versionOf = (n, v) => nodes.find((x) => x.name === n && (Array.isArray(x.version) ? x.version.includes(v) : x.version === v));
 		t.check('n8n knows the action node', byName.has(OURS.rubika));
-		t.check('n8n knows the polling trigger', byName.has(OURS.trigger));
+		t.check('n8n knows the Rubika Trigger', byName.has(OURS.trigger));
 		t.check('n8n knows the webhook trigger', byName.has(OURS.webhook));
 		t.check('n8n knows the credential type rubikaApi', types.credentials.includes('rubikaApi'));
 		t.check('the action node is offered to AI agents as a tool', byName.has(`${OURS.rubika}Tool`));
 
-		const trigger = byName.get(OURS.trigger);
+		const triggerV1 = versionOf(OURS.trigger, 1);
+		const triggerV2 = versionOf(OURS.trigger, 2);
 		const webhook = byName.get(OURS.webhook);
 		const action = byName.get(OURS.rubika);
-		t.check('the polling trigger is a polling node (n8n adds Poll Times)', trigger?.polling === true);
+		t.check('Rubika Trigger version 1 is a polling node (n8n adds Poll Times)', triggerV1?.polling === true, triggerV1 ? { polling: triggerV1.polling } : 'version 1 not listed');
+		t.check(
+			'Rubika Trigger version 2 is not a polling node: no Poll Times, an Interval option instead',
+			!!triggerV2 && !triggerV2.polling && !triggerV2.properties?.some((p) => p.name === 'pollTimes') && !!triggerV2.properties?.find((p) => p.name === 'options')?.options?.some((o) => o.name === 'interval'),
+			triggerV2 ? { polling: triggerV2.polling, properties: triggerV2.properties?.map((p) => p.name) } : 'version 2 not listed',
+		);
+		t.check(
+			'version 2 is the default for new Rubika Trigger nodes',
+			[triggerV1, triggerV2].every((x) => x?.defaultVersion === 2),
+			[triggerV1, triggerV2].map((x) => x?.defaultVersion),
+		);
 		t.eq(
 			'the webhook trigger declares its path and the five suffix routes',
 			(webhook?.webhooks ?? []).map((w) => w.path).sort(),
 			['webhook', 'webhook/getSelectionItem', 'webhook/receiveInlineMessage', 'webhook/receiveQuery', 'webhook/searchSelectionItems', 'webhook/receiveUpdate'].sort(),
 		);
 		t.eq(
-			'all three nodes use the rubikaApi credential',
-			[action, trigger, webhook].map((n) => n?.credentials?.map((c) => c.name)),
-			[['rubikaApi'], ['rubikaApi'], ['rubikaApi']],
+			'the action node, both trigger versions and the webhook trigger use the rubikaApi credential',
+			[action, triggerV1, triggerV2, webhook].map((n) => n?.credentials?.map((c) => c.name)),
+			[['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi']],
 		);
 
 		// n8n serves a community node's icon from the package folder; a wrong path shows a broken image.

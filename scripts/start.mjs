@@ -323,7 +323,7 @@ async function main() {
 		lines.push(' Sandbox:   NOT running (see the warning above)');
 	}
 	if (types) {
-		const ours = types.nodes.filter((n) => n.startsWith(`${n8n.PACKAGE_NAME}.`));
+		const ours = [...new Set(types.nodes.filter((n) => n.startsWith(`${n8n.PACKAGE_NAME}.`)))]; // a versioned node is listed per version
 		const cred = types.credentials.includes('rubikaApi');
 		lines.push(` Loaded:    nodes ${ours.join(', ') || '(none!)'}; credential rubikaApi ${cred ? 'yes' : 'NO'}`);
 	} else if (!hasPackage) {
