@@ -13,6 +13,7 @@ import { VARIANTS, resolveVersion } from '../scripts/install-n8n.mjs';
 import { parseArgs, runTest } from './lib/harness.mjs';
 import { createWorld, packOnce } from './lib/world.mjs';
 import { test as browser } from './browser.mjs';
+import { test as continuous } from './continuous.mjs';
 import { test as credential } from './credential.mjs';
 import { test as examples } from './examples.mjs';
 import { test as execute } from './execute.mjs';
@@ -22,7 +23,7 @@ import { test as webhook } from './webhook.mjs';
 
 // Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
 // that webhook counts the executions of: it comes after webhook.
-const ALL = [smoke, credential, execute, examples, webhook, polling, browser];
+const ALL = [smoke, credential, execute, examples, webhook, polling, continuous, browser];
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
