@@ -6,6 +6,7 @@
  */
 import type {
 	AuxData,
+	Button,
 	PaymentStatusType,
 	ContactMessage,
 	InlineMessage,
@@ -180,6 +181,7 @@ export function userTapInlineButton(state: SandboxState, input: UserMessageRef &
 	if (message.sender_type !== 'Bot') throw new ActionError('only bot messages carry inline keypads');
 	const button = message.inline_keypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
 	if (!button) throw new ActionError(`message ${message.message_id} has no inline button ${input.buttonId}`, 404);
+	refuseLinkTap(button);
 	const inline: InlineMessage = {
 		sender_id: input.userId,
 		text: button.button_text,
@@ -202,6 +204,7 @@ export function userTapChatKeypadButton(
 	const keypad = chat.chatKeypad;
 	const button = keypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
 	if (!keypad || !button) throw new ActionError(`chat ${chat.chat_id} shows no chat keypad button ${input.buttonId}`, 404);
+	refuseLinkTap(button);
 	if (isOneTime(keypad, state.config.oneTimeKeyboardSpelling)) chat.chatKeypad = null;
 	return userMessage(state, chat, input.userId, { text: button.button_text }, { start_id: null, button_id: button.id });
 }
@@ -232,14 +235,72 @@ export function userStopBot(state: SandboxState, input: { userId: string; botId?
 	return chat;
 }
 
-/** Joining through an invite link, which a ban forbids (spec §4.6). */
-export function userJoinChat(state: SandboxState, input: { userId: string; chatId: string }): ChatRecord {
+/** A link button sends nothing to the bot, as in real messengers: its tap is userTapLinkButton. */
+function refuseLinkTap(button: Button): void {
+	if (button.type === 'Link') {
+		throw new ActionError(`button ${button.id} is a link button: a tap opens its link and sends nothing to the bot (use tap-link-button)`);
+	}
+}
+
+/**
+ * Joining through an invite link or a channel's username (a joinchannel link button), which a ban
+ * forbids (spec §4.6).
+ */
+export function userJoinChat(state: SandboxState, input: { userId: string; chatId?: string; username?: string }): ChatRecord {
 	state.requireUser(input.userId);
-	const chat = state.requireChat(input.chatId);
+	let chat: ChatRecord;
+	if (input.chatId) chat = state.requireChat(input.chatId);
+	else if (typeof input.username === 'string' && input.username) {
+		const found = state.findChatByUsername(input.username);
+		if (!found) throw new ActionError(`no group or channel has the username ${input.username}`, 404);
+		chat = found;
+	} else throw new ActionError('chatId or username is required');
 	if (chat.kind === 'Private') throw new ActionError('nobody joins a private chat');
 	if (chat.banned.has(input.userId)) throw new ActionError(`user ${input.userId} is banned from ${chat.chat_id}`, 403);
 	if (!chat.roles.has(input.userId)) chat.roles.set(input.userId, 'member');
 	return chat;
+}
+
+export type LinkTap =
+	| { type: 'url'; url: string; buttonId: string }
+	| { type: 'joinchannel'; username: string; askJoin: boolean; buttonId: string; chat: ChatRecord };
+
+/**
+ * A tap on a link button (type Link, `button_link`) of an inline keypad (`messageId` given) or of the chat
+ * keypad: nothing reaches the bot. A `url` button answers the address the app would open (the caller
+ * opens it: a test fetches it, the chat page opens a tab); a `joinchannel` button joins the channel with
+ * that username and answers it.
+ */
+export function userTapLinkButton(
+	state: SandboxState,
+	input: { userId: string; chatId?: string; botId?: string; messageId?: string; buttonId: string },
+): LinkTap {
+	const chat = resolveChat(state, input);
+	let button: Button | undefined;
+	if (input.messageId) {
+		const { message } = ownMessage(state, { userId: input.userId, chatId: chat.chat_id, messageId: input.messageId });
+		assertCanSee(chat, input.userId);
+		button = message.inline_keypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
+		if (!button) throw new ActionError(`message ${message.message_id} has no inline button ${input.buttonId}`, 404);
+	} else {
+		assertCanPost(state, chat, input.userId);
+		button = chat.chatKeypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
+		if (!button) throw new ActionError(`chat ${chat.chat_id} shows no chat keypad button ${input.buttonId}`, 404);
+	}
+	const link = button.button_link as ButtonLink | undefined;
+	if (button.type !== 'Link' || !link) throw new ActionError(`button ${button.id} is not a link button`);
+	if (!input.messageId && chat.chatKeypad && isOneTime(chat.chatKeypad, state.config.oneTimeKeyboardSpelling)) chat.chatKeypad = null;
+	if (link.type === 'url') return { type: 'url', url: String(link.link_url), buttonId: button.id };
+	const username = String(link.joinchannel_data?.username ?? '');
+	const joined = userJoinChat(state, { userId: input.userId, username });
+	return { type: 'joinchannel', username, askJoin: link.joinchannel_data?.ask_join === true, buttonId: button.id, chat: joined };
+}
+
+/** `button_link` as the sandbox stores it after validation (see validateButtonLink). */
+interface ButtonLink {
+	type: 'url' | 'joinchannel';
+	link_url?: string;
+	joinchannel_data?: { username: string; ask_join?: boolean };
 }
 
 /**

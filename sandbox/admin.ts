@@ -63,6 +63,7 @@ const ACTIONS: Record<string, (sandbox: RubikaSandbox, input: never) => unknown>
 	'start-bot': (sandbox, input) => sandbox.userStartBot(input),
 	'stop-bot': (sandbox, input) => sandbox.userStopBot(input),
 	'join-chat': (sandbox, input) => sandbox.userJoinChat(input),
+	'tap-link-button': (sandbox, input) => sandbox.userTapLinkButton(input),
 	'payment-update': (sandbox, input) => sandbox.paymentUpdate(input),
 };
 

@@ -8,6 +8,9 @@ import { FILE_SIZE_LIMITS, FILE_TYPES } from '../nodes/shared/types';
 
 export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
 
+/** Whether keypad buttons may carry `button_link` (known from one library only, facts §2/§3). */
+export type LinkButtonsMode = 'accept' | 'reject';
+
 export interface ErrorAnswer {
 	/** HTTP status of the answer (default 200: the facts suggest errors come back as 200 + status). */
 	httpStatus: number;
@@ -36,6 +39,11 @@ export interface SandboxConfig {
 	errorHttpStatus: number;
 	/** Which spelling of the one-time keypad flag is honoured; the other is stored but ignored. */
 	oneTimeKeyboardSpelling: OneTimeKeyboardSpelling;
+	/**
+	 * Link buttons (`type: "Link"` + `button_link`, rubpy only): 'accept' validates them; 'reject' plays a
+	 * service that does not know them and answers INVALID_INPUT for any button_link, so a fallback can be tested.
+	 */
+	linkButtons: LinkButtonsMode;
 	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
@@ -78,6 +86,7 @@ export function defaultConfig(): SandboxConfig {
 		unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' },
 		errorHttpStatus: 200,
 		oneTimeKeyboardSpelling: 'both',
+		linkButtons: 'accept',
 		bareNumericIds: false,
 		explicitNulls: false,
 		appendEndpointSuffix: false,
@@ -138,6 +147,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'badToken',
 		'unknownMethod',
 		'oneTimeKeyboardSpelling',
+		'linkButtons',
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
@@ -155,6 +165,9 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	}
 	if ('oneTimeKeyboardSpelling' in input && !['one_time_keyboard', 'on_time_keyboard', 'both'].includes(input.oneTimeKeyboardSpelling as string)) {
 		throw new Error('oneTimeKeyboardSpelling must be one_time_keyboard, on_time_keyboard or both');
+	}
+	if ('linkButtons' in input && !['accept', 'reject'].includes(input.linkButtons as string)) {
+		throw new Error('linkButtons must be accept or reject');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');

@@ -1,7 +1,7 @@
 /** Public surface of the Rubika sandbox; see README.md beside this file. */
 export { RubikaSandbox, startSandbox } from './server';
-export type { SandboxOptions } from './server';
-export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, ErrorAnswer, RateLimitConfig } from './config';
+export type { LinkTapResult, SandboxOptions } from './server';
+export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, ErrorAnswer, RateLimitConfig } from './config';
 export type { FaultSpec, FaultKind, ActiveFault } from './faults';
 export { FAULT_KINDS } from './faults';
 export type { RequestLogEntry } from './api';

@@ -91,10 +91,10 @@ function prepareSend(ctx: MethodContext, body: Body): PreparedSend {
 	const keypadType = optionalEnum(body, 'chat_keypad_type', CHAT_KEYPAD_TYPES);
 	const spelling = ctx.config.oneTimeKeyboardSpelling;
 	const inlineKeypad = present(body, 'inline_keypad')
-		? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', spelling)
+		? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', spelling, ctx.config.linkButtons)
 		: undefined;
 	const chatKeypad = present(body, 'chat_keypad')
-		? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', spelling)
+		? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', spelling, ctx.config.linkButtons)
 		: undefined;
 	if (keypadType === 'New' && !chatKeypad) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
 	assertCanPost(ctx, chat);
@@ -271,7 +271,7 @@ const editMessageKeypad: MethodHandler = (ctx, body) => {
 	const chat = botChat(ctx, body);
 	const message = chatMessage(chat, body);
 	if (!present(body, 'inline_keypad')) throw invalidInput('inline_keypad is required');
-	const keypad = validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config.oneTimeKeyboardSpelling);
+	const keypad = validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config.oneTimeKeyboardSpelling, ctx.config.linkButtons);
 	if (!isOwnMessage(ctx, message)) throw invalidAccess('the bot can only edit its own messages');
 	message.inline_keypad = keypad;
 	return {};
@@ -294,7 +294,7 @@ const editChatKeypad: MethodHandler = (ctx, body) => {
 	if (type === 'None') throw invalidInput('chat_keypad_type must be New or Remove');
 	if (type === 'New') {
 		if (!present(body, 'chat_keypad')) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
-		chat.chatKeypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config.oneTimeKeyboardSpelling);
+		chat.chatKeypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config.oneTimeKeyboardSpelling, ctx.config.linkButtons);
 	} else {
 		chat.chatKeypad = null;
 	}

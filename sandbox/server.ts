@@ -35,6 +35,11 @@ import { WebhookDispatcher } from './webhooks';
 import { SandboxEvents } from './web/events';
 import { handleWeb, isWebPath } from './web/serve';
 
+/** What a link-button tap answers: the address to open, or the channel that was joined. */
+export type LinkTapResult =
+	| { type: 'url'; url: string; buttonId: string }
+	| { type: 'joinchannel'; username: string; askJoin: boolean; buttonId: string; chat: ChatSnapshot };
+
 export interface SandboxOptions extends SandboxConfigPatch {
 	/** Default 0: any free port. */
 	port?: number;
@@ -404,8 +409,19 @@ export class RubikaSandbox {
 		return chatSnapshot(this.state, actions.userStopBot(this.state, input));
 	}
 
-	userJoinChat(input: { userId: string; chatId: string }): ChatSnapshot {
+	/** Joins a group or channel by `chatId`, or by `username` (what a joinchannel link button names). */
+	userJoinChat(input: { userId: string; chatId?: string; username?: string }): ChatSnapshot {
 		return chatSnapshot(this.state, actions.userJoinChat(this.state, input));
+	}
+
+	/**
+	 * A tap on a link button of an inline keypad (`messageId`) or of the chat keypad; the bot hears nothing.
+	 * `url`: answers the address to open. `joinchannel`: joins the channel with that username.
+	 */
+	userTapLinkButton(input: { userId: string; chatId?: string; botId?: string; messageId?: string; buttonId: string }): LinkTapResult {
+		const tap = actions.userTapLinkButton(this.state, input);
+		if (tap.type === 'url') return tap;
+		return { ...tap, chat: chatSnapshot(this.state, tap.chat) };
 	}
 
 	/** A payment of the user to the bot changes state: the bot gets an UpdatedPayment update. */

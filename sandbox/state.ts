@@ -23,6 +23,7 @@ import type { SandboxConfig } from './config';
 import { ActionError } from './errors';
 import { GUID_PATTERN, MessageIdSequence, newGuid, newOpaqueId, newToken, TOKEN_PATTERN } from './ids';
 import { UpdateLog } from './updates';
+import { CHANNEL_USERNAME } from './validation';
 
 export interface EndpointRecord {
 	type: UpdateEndpointType;
@@ -250,6 +251,12 @@ export class SandboxState {
 		this.requireUser(input.ownerId);
 		const chat = this.newChat(chat_id, kind);
 		chat.title = input.title;
+		if (input.username !== undefined && input.username !== null) {
+			if (typeof input.username !== 'string' || !CHANNEL_USERNAME.test(input.username)) {
+				throw new ActionError(`username must be a letter, then letters, digits or _ (3-32 long, without @); got ${JSON.stringify(input.username)}`);
+			}
+			if (this.findChatByUsername(input.username)) throw new ActionError(`a chat with username ${input.username} exists`);
+		}
 		chat.username = input.username ?? null;
 		chat.ownerId = input.ownerId;
 		this.chats.set(chat_id, chat);
@@ -309,6 +316,12 @@ export class SandboxState {
 		const user = this.users.get(id);
 		if (!user) throw new ActionError(`no user ${id}`, 404);
 		return user;
+	}
+
+	/** The group or channel with this username (without "@"; case does not matter), if any. */
+	findChatByUsername(username: string): ChatRecord | undefined {
+		const wanted = username.replace(/^@/, '').toLowerCase();
+		return [...this.chats.values()].find((chat) => chat.kind !== 'Private' && chat.username?.toLowerCase() === wanted);
 	}
 
 	requireChat(id: string): ChatRecord {
