@@ -510,7 +510,9 @@
 					'div',
 					{ class: 'keypad-row' },
 					row.buttons.map((button) =>
-						h('button', { type: 'button', class: 'keypad-button', dir: 'auto', 'data-button-id': button.id, onclick: () => tapChatKeypad(chat, button) }, button.button_text),
+						button.type === 'Link'
+							? linkButton(button, 'keypad-button', null)
+							: h('button', { type: 'button', class: 'keypad-button', dir: 'auto', 'data-button-id': button.id, onclick: () => tapChatKeypad(chat, button) }, button.button_text),
 					),
 				),
 			),
@@ -682,10 +684,7 @@
 					'div',
 					{ class: 'keypad-row' },
 					row.buttons.map((button) => {
-						const link = button.button_link && button.button_link.link_url;
-						if (button.type === 'Link' && isSafeUrl(link)) {
-							return h('a', { class: 'inline-button', href: link, target: '_blank', rel: 'noopener noreferrer', dir: 'auto' }, button.button_text, h('span', { 'aria-hidden': 'true' }, ' ↗'));
-						}
+						if (button.type === 'Link') return linkButton(button, 'inline-button', message.message_id);
 						return h(
 							'button',
 							{
@@ -702,6 +701,71 @@
 				),
 			),
 		);
+	}
+
+	/** Link buttons open web pages only: http(s), never javascript:, data: or an app scheme. */
+	function isWebUrl(url) {
+		return isSafeUrl(url) && /^https?:\/\//i.test(url);
+	}
+
+	/**
+	 * A link button (type Link, `button_link`), in an inline keypad (`messageId`) or the chat keypad (null).
+	 * As in real messengers its tap sends nothing to the bot: a `url` button is a link that opens a new tab
+	 * (only for http(s) addresses), a `joinchannel` button joins the channel with that username and opens it.
+	 * Both carry a ↗ mark; anything else is shown but does nothing.
+	 */
+	function linkButton(button, kindClass, messageId) {
+		const link = button.button_link || {};
+		const mark = (text) => h('span', { class: 'link-mark', 'aria-hidden': 'true', text });
+		const common = { class: `${kindClass} link-kind`, dir: 'auto', 'data-button-id': button.id, 'data-link-type': link.type || '' };
+		if (link.type === 'url' && isWebUrl(link.link_url)) {
+			const onclick = messageId === null ? () => tapChatLink(button) : undefined;
+			return h('a', { ...common, href: link.link_url, target: '_blank', rel: 'noopener noreferrer', title: link.link_url, onclick }, button.button_text, mark('↗'));
+		}
+		const username = link.type === 'joinchannel' && link.joinchannel_data ? link.joinchannel_data.username : null;
+		if (username) {
+			return h(
+				'button',
+				{ ...common, type: 'button', title: `Join @${username}`, onclick: () => joinChannel(button, messageId, username, link.joinchannel_data.ask_join === true) },
+				button.button_text,
+				mark('↗'),
+			);
+		}
+		const shown = link.link_url == null ? '' : String(link.link_url);
+		return h(
+			'button',
+			{
+				...common,
+				type: 'button',
+				class: `${common.class} link-unsafe`,
+				'aria-disabled': 'true',
+				title: shown ? `Not opened: ${shown}` : 'Not opened: no address',
+				onclick: () => toast(`This link is not opened: only http(s) addresses are${shown ? ` (got ${shown.slice(0, 80)})` : ''}.`, 'warn'),
+			},
+			button.button_text,
+			mark('⚠'),
+		);
+	}
+
+	/** A url button of the chat keypad: the browser opens the link; the sandbox folds a one-time keypad. */
+	function tapChatLink(button) {
+		const chat = currentChat();
+		if (chat && chat.chat_keypad_one_time) {
+			view.keypadSpent = JSON.stringify(chat.chat_keypad);
+			setTimeout(renderKeypad, 0);
+		}
+		act('tap-link-button', { userId: view.userId, chatId: view.chatId, buttonId: button.id });
+	}
+
+	async function joinChannel(button, messageId, username, askJoin) {
+		if (askJoin && !window.confirm(`Join @${username}?`)) return;
+		const body = { userId: view.userId, chatId: view.chatId, buttonId: button.id };
+		if (messageId) body.messageId = messageId;
+		const tap = await act('tap-link-button', body);
+		if (!tap || !tap.chat) return;
+		world.chats.set(tap.chat.chat_id, tap.chat);
+		toast(`You joined ${tap.chat.title || '@' + username}.`, 'ok');
+		await openChat(tap.chat.chat_id).catch(reportFailure);
 	}
 
 	function messageActions(message) {
