@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs B1–B5, prints the tables and writes BENCHMARKS.md (and the raw figures to
+ * `npm run bench`: runs B1–B6, prints the tables and writes BENCHMARKS.md (and the raw figures to
  * bench/results/latest.json). Every figure is measured in the same run as its baseline.
  *
  *   npm run bench                 everything (a few minutes on 2 cores)
@@ -17,6 +17,7 @@ import type { B1Result } from './cases/b1-overhead';
 import type { B2Result } from './cases/b2-broadcast';
 import type { B3Result, UploadMode } from './cases/b3-upload';
 import type { B4Result } from './cases/b4-drain';
+import type { B6Result, TriggerName } from './cases/b6-latency';
 import type { B5Result } from './footprint';
 import { measureFootprint } from './footprint';
 import { REPO, runCase } from './lib/proc';
@@ -30,8 +31,11 @@ const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').toLowerCase().
 const wanted = (name: string) => !only || only.has(name);
 
 const SETTINGS = quick
-	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3 }
-	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7 };
+	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false } }
+	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true } };
+
+/** B6: the random gaps between messages, and what the issue asks of the continuous trigger (report only). */
+const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { continuousP95Ms: 1_500, overWebhookP95Ms: 1_000 } };
 
 /** The sandbox's rate limit and latency for B2, and what the paced scenario asks of the node. */
 const B2 = { latencyMs: 20, perSecond: 30, paced: { concurrency: 5, maxPerSecond: 28 }, unpaced: { concurrency: 5 } };
@@ -44,6 +48,7 @@ interface Results {
 	b3?: B3Summary;
 	b4?: B4Result;
 	b5?: B5Result;
+	b6?: B6Result;
 }
 
 interface B3Summary {
@@ -125,6 +130,17 @@ async function main(): Promise<void> {
 		await attempt('b5', async () => {
 			log('B5: build, dist and tarball size, require time…');
 			results.b5 = measureFootprint(SETTINGS.b5Rounds);
+		});
+	}
+
+	if (wanted('b6')) {
+		await attempt('b6', async () => {
+			const b6 = SETTINGS.b6;
+			log(
+				`B6: trigger latency in a real n8n, ${b6.messages} messages ${B6.minGapMs}–${B6.maxGapMs} ms apart, then idle cost` +
+					`${b6.idleSlowdown ? ' (with the 5-minute idle slow-down: about 12 min)' : ''}…`,
+			);
+			results.b6 = await runCase<B6Result>('b6-latency', { ...b6, minGapMs: B6.minGapMs, maxGapMs: B6.maxGapMs, seed: B6.seed }, 1_800_000);
 		});
 	}
 
@@ -231,6 +247,7 @@ function render(results: Results, machine: Machine): string {
 		['b3', results.b3 && (() => renderB3(results.b3!))],
 		['b4', results.b4 && (() => renderB4(results.b4!))],
 		['b5', results.b5 && (() => renderB5(results.b5!))],
+		['b6', results.b6 && (() => renderB6(results.b6!))],
 	];
 	for (const [name, renderSection] of sections) {
 		const reason = results.failed[name];
@@ -471,6 +488,106 @@ function renderB5(r: B5Result): string[] {
 		r.runtimeDependencies.length === 0
 			? '- The package has no runtime dependencies (n8n-workflow is a peer dependency n8n provides).'
 			: `- Runtime dependencies installed with the package: ${r.runtimeDependencies.join(', ')}.`,
+	];
+}
+
+function renderB6(r: B6Result): string[] {
+	const order: Array<[TriggerName, string, string]> = [
+		['webhook', 'Rubika Webhook Trigger (baseline)', 'the sandbox POSTs each update to n8n'],
+		['continuous', 'Rubika Trigger v2, continuous (defaults)', `getUpdates every ${r.intervalMs / 1000} s while nothing is new`],
+		['poll', 'Rubika Trigger v1, Poll Times every minute', "n8n's poll schedule, one execution per poll"],
+	];
+	const lat = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 10_000 ? seconds(value / 1000) : ms(value));
+	const base = r.triggers.webhook;
+	const rows = order.map(([name, label, how]) => {
+		const t = r.triggers[name];
+		return [
+			label,
+			how,
+			`${count(t.delivered)} / ${count(t.sent)}`,
+			count(t.duplicates),
+			`${count(t.executions)}${t.failedExecutions ? ` (${t.failedExecutions} failed)` : ''}`,
+			lat(t.p50Ms),
+			lat(t.p95Ms),
+			lat(t.maxMs),
+			name === 'webhook' ? '—' : `+${lat(t.p95Ms - base.p95Ms)}`,
+		];
+	});
+	const c = r.triggers.continuous;
+	const target = B6.targets;
+	const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
+	const overWebhook = c.p95Ms - base.p95Ms;
+
+	// Idle: the measured cycle (request + wait) and what the Idle Interval makes of it.
+	const fast = r.idle.continuous;
+	const cycleS = 60 / fast.getUpdatesPerMinute;
+	const overheadS = Math.max(0, cycleS - r.intervalMs / 1000);
+	const slowCycleS = r.idleIntervalMs / 1000 + overheadS;
+	const quietS = r.idleAfterMs / 1000;
+	const perHourFast = 3600 / cycleS;
+	const perHourSlow = 3600 / slowCycleS;
+	const firstHour = quietS / cycleS + (3600 - quietS) / slowCycleS;
+	const none = r.idle.none;
+	const idleRow = (w: B6Result['idle']['none'], perHour: string) => [
+		w.label,
+		w.activeTriggers,
+		seconds(w.seconds),
+		count(w.getUpdates),
+		w.getUpdatesPerMinute.toFixed(1),
+		perHour,
+		ms(w.cpu.treeMs),
+		`${w.cpu.percentOfCore.toFixed(2)} %`,
+		w === none ? '—' : `+${ms(w.cpu.treeMs - none.cpu.treeMs * (w.seconds / none.seconds))}`,
+		`${w.loadAvg1Before.toFixed(2)} → ${w.loadAvg1After.toFixed(2)}`,
+	];
+	const idleRows = [idleRow(fast, count(Math.round(perHourFast)))];
+	const slowed = r.idle.continuousSlowed;
+	if (slowed) idleRows.push(idleRow(slowed, count(Math.round(slowed.getUpdatesPerMinute * 60))));
+	idleRows.push(idleRow(none, '0'));
+	const perHourSlowMeasured = slowed ? slowed.getUpdatesPerMinute * 60 : undefined;
+	const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+	const spread = (x: { p50: number; p95: number }) => `${lat(x.p50)} / ${lat(x.p95)}`;
+	const cpuPerRequest = (fast.cpu.treeMs - none.cpu.treeMs * (fast.seconds / none.seconds)) / Math.max(1, fast.getUpdates);
+	const polls = r.pollExecutions.map((p) => `${p.startedAt.slice(11, 19)} (${p.items})`).join(', ');
+
+	return [
+		`## B6 — trigger latency and idle cost (${count(r.messages)} messages, real n8n ${r.n8nVersion})`,
+		'',
+		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package) runs three published workflows on`,
+		'the same sandbox bot at once, each trigger → NoOp with a Text Pattern that only the bench\'s messages match. Sandbox',
+		`users send ${count(r.messages)} numbered messages ${r.gapMs[0]}–${r.gapMs[1]} ms apart (uniformly random, ${seconds(r.sendSeconds)} in all); a`,
+		'message\'s send time is taken just before the sandbox admin call that makes it (that call took a median',
+		`${ms(r.sendCallMs.median)}, at most ${ms(r.sendCallMs.max)}). Every execution is then read back through n8n's public API (includeData,`,
+		'paginated); a message\'s latency is its execution\'s `startedAt` minus its send time (nearest-rank percentiles).',
+		'The webhook trigger is the baseline: nothing can start sooner than a push.',
+		'',
+		table(['Trigger', 'How it hears', 'Delivered', 'Twice or more', 'Executions', 'p50', 'p95', 'Max', 'p95 over webhook'], rows),
+		'',
+		`- Targets of the continuous trigger with its default interval: p95 ≤ ${seconds(target.continuousP95Ms / 1000)}: ${met(c.p95Ms <= target.continuousP95Ms)} (${lat(c.p95Ms)});` +
+			` p95 within ${seconds(target.overWebhookP95Ms / 1000)} of the webhook trigger's: ${met(overWebhook <= target.overWebhookP95Ms)} (+${lat(overWebhook)}).`,
+		`- Where the time goes (p50 / p95): webhook, send → the sandbox's POST ${spread(r.breakdown.webhook.toDelivery)}, POST → startedAt`,
+		`  ${spread(r.breakdown.webhook.deliveryToStart)} (n8n answered the POST in ${spread(r.breakdown.webhook.answerMs)}); continuous, send → the next getUpdates`,
+		`  request ${spread(r.breakdown.continuous.toRequest)}, that request → startedAt ${spread(r.breakdown.continuous.requestToStart)}. The sandbox delivers one`,
+		'  update at a time per bot, so a slow answer delays the deliveries behind it.',
+		`- The poll trigger runs once a minute whatever arrives, so a message waits for the next poll: up to a minute,`,
+		`  half a minute on average. Its polls that found bench messages, with the number of items: ${polls || 'none'}.`,
+		`- Machine load (1/5/15 min): ${load(r.loadAvg.start)} at the start, ${load(r.loadAvg.afterSending)} after sending,`,
+		`  ${load(r.loadAvg.end)} at the end; other n8n processes were running on the same 2 cores, which shows in the tails.`,
+		'',
+		'Idle cost, measured after the messages in the same n8n: getUpdates requests in the sandbox\'s request log and the CPU',
+		'time of the n8n process tree (/proc/<pid>/stat: n8n and its task runner) over each window, first with only the',
+		'continuous workflow active, then with no workflow active. The CPU column over "no trigger" is the difference scaled',
+		'to the same duration.',
+		'',
+		table(['Window', 'Active trigger', 'Duration', 'getUpdates', 'per minute', 'per hour', 'n8n CPU', 'of one core', 'CPU over no trigger', 'Load (1 min)'], idleRows),
+		'',
+		`- While quiet, the trigger waits Interval (${r.intervalMs / 1000} s) after each empty answer: one cycle took ${seconds(cycleS)} here`,
+		`  (${(overheadS * 1000).toFixed(0)} ms of request and loop on top of the wait), ${count(Math.round(perHourFast))} requests an hour at that pace;`,
+		`  n8n spent ${ms(cpuPerRequest, 1)} of CPU per request over its no-trigger baseline.`,
+		`- After ${quietS / 60} quiet minutes it waits Idle Interval (${r.idleIntervalMs / 1000} s) instead: ${seconds(slowCycleS)} a cycle computed from the`,
+		`  measured overhead, ${count(Math.round(perHourSlow))} requests per idle hour` +
+			(perHourSlowMeasured !== undefined ? ` (measured: ${count(Math.round(perHourSlowMeasured))});` : ';') +
+			` an hour that starts with the last message makes about ${count(Math.round(firstHour))}.`,
 	];
 }
 

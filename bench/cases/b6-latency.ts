@@ -1,0 +1,388 @@
+/**
+ * B6: how long a Rubika message takes to start a workflow, for the three triggers, in ONE real n8n 2.41.1
+ * (the e2e world: the packed package installed as a community package, the sandbox in its own process),
+ * and what the continuous trigger costs while nothing happens.
+ *
+ * Latency: three published workflows read the same bot at once, each trigger → NoOp with a Text Pattern
+ * that only the bench's messages match: Rubika Trigger v2 (continuous, defaults), the Rubika Webhook
+ * Trigger, and Rubika Trigger v1 polling every minute (n8n's Poll Times "Every Minute"). Sandbox users send
+ * numbered messages at random gaps; each message's send time is taken just before the sandbox's admin call
+ * that makes it. Afterwards every execution is read back through n8n's public API (includeData, paginated)
+ * and each message's latency is its execution's startedAt minus its send time.
+ *
+ * Idle cost: with only the continuous workflow active and no messages, getUpdates requests in the sandbox's
+ * request log and n8n's CPU time (/proc, n8n and its child processes) over a window; then the same window
+ * with no trigger active, in the same n8n. Optionally also after five quiet minutes, when the trigger slows
+ * to its Idle Interval.
+ */
+import os from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { caseMain, REPO } from '../lib/proc';
+import type { CpuWindow } from '../lib/procCpu';
+import { cpuBetween, sampleCpu } from '../lib/procCpu';
+
+interface Input {
+	messages: number;
+	minGapMs: number;
+	maxGapMs: number;
+	/** Length of each idle measurement window. */
+	idleWindowMs: number;
+	/** Also measure the continuous trigger after five quiet minutes (costs about four more minutes). */
+	idleSlowdown: boolean;
+	seed: number;
+}
+
+export type TriggerName = 'continuous' | 'webhook' | 'poll';
+
+export interface LatencyStats {
+	sent: number;
+	/** Distinct bench messages that started (or were part of) an execution. */
+	delivered: number;
+	missing: number;
+	/** Deliveries beyond the first of the same message. */
+	duplicates: number;
+	executions: number;
+	failedExecutions: number;
+	p50Ms: number;
+	p95Ms: number;
+	maxMs: number;
+	minMs: number;
+	meanMs: number;
+	/** Latency of each message in send order (NaN when not delivered). */
+	latenciesMs: number[];
+}
+
+export interface Spread {
+	p50: number;
+	p95: number;
+	max: number;
+}
+
+export interface IdleWindow {
+	label: string;
+	activeTriggers: string;
+	seconds: number;
+	getUpdates: number;
+	getUpdatesPerMinute: number;
+	cpu: CpuWindow;
+	loadAvg1Before: number;
+	loadAvg1After: number;
+}
+
+export interface B6Result {
+	n8nVersion: string;
+	messages: number;
+	gapMs: [number, number];
+	sendSeconds: number;
+	/** Median and max duration of the sandbox admin call that makes a message (send time is taken before it). */
+	sendCallMs: { median: number; max: number };
+	triggers: Record<TriggerName, LatencyStats>;
+	/**
+	 * Where the time goes (medians and p95, ms): for the webhook, send → the sandbox's POST to n8n, and that
+	 * POST → startedAt; for the continuous trigger, send → the first getUpdates request after it, and that
+	 * request → startedAt.
+	 */
+	breakdown: {
+		webhook: { toDelivery: Spread; deliveryToStart: Spread; answerMs: Spread };
+		continuous: { toRequest: Spread; requestToStart: Spread };
+	};
+	/** Poll executions of v1 during the send phase and after it. */
+	pollExecutions: Array<{ startedAt: string; items: number }>;
+	idle: { continuous: IdleWindow; continuousSlowed?: IdleWindow; none: IdleWindow };
+	/** The continuous trigger's settings the extrapolation uses (its defaults). */
+	intervalMs: number;
+	idleIntervalMs: number;
+	idleAfterMs: number;
+	loadAvg: { start: number[]; afterSending: number[]; end: number[] };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The e2e libraries are ES modules; this case is compiled to CommonJS, where `import()` would become
+// `require()`. A Function keeps a real dynamic import.
+// ------------------------------------------------------------------------------------------------
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+const e2eLib = (file: string) => importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
+
+const N8N_VERSION = '2.41.1';
+const IDS: Record<TriggerName, string> = { continuous: 'benchB6Continu01', webhook: 'benchB6Webhook01', poll: 'benchB6PollV1001' };
+const NODE_NAME: Record<TriggerName, string> = {
+	continuous: 'Rubika Trigger (v2, continuous)',
+	webhook: 'Rubika Webhook Trigger',
+	poll: 'Rubika Trigger (v1, every minute)',
+};
+const PREFIX = 'b6bench';
+const TEXT_PATTERN = `^${PREFIX} `;
+/** The continuous trigger's defaults (nodes/RubikaTrigger/listener.ts), for the report's extrapolation. */
+const INTERVAL_MS = 1000;
+const IDLE_INTERVAL_MS = 3000;
+const IDLE_AFTER_MS = 5 * 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message: string) => process.stderr.write(`[b6] ${message}\n`);
+
+/** mulberry32: the same gaps and senders for the same seed. */
+function random(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** Nearest-rank percentile. */
+function percentile(sorted: number[], p: number): number {
+	if (sorted.length === 0) return NaN;
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+caseMain<Input, B6Result>(async (input) => {
+	const [world_, builder, examples] = await Promise.all([e2eLib('world.mjs'), e2eLib('workflow-builder.mjs'), e2eLib('examples.mjs')]);
+	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
+	const credential = examples.EXAMPLE_CREDENTIAL;
+	const webhookId = 'b6b6b6b6-0000-4000-8000-00000000b6b6';
+	const filters = { textPattern: TEXT_PATTERN };
+
+	const workflows = [
+		linearWorkflow(IDS.continuous, 'B6: Rubika Trigger v2 (continuous, defaults)', [
+			node(NODE_NAME.continuous, RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { typeVersion: 2, credential }),
+			noOp('NoOp'),
+		]),
+		linearWorkflow(IDS.webhook, 'B6: Rubika Webhook Trigger', [
+			node(NODE_NAME.webhook, RUBIKA_WEBHOOK_TRIGGER, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} }, { typeVersion: 1, credential, webhookId }),
+			noOp('NoOp'),
+		]),
+		linearWorkflow(IDS.poll, 'B6: Rubika Trigger v1 (poll every minute)', [
+			node(
+				NODE_NAME.poll,
+				RUBIKA_TRIGGER,
+				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} },
+				{ typeVersion: 1, credential },
+			),
+			noOp('NoOp'),
+		]),
+	];
+
+	const loadStart = os.loadavg();
+	log('building and packing the package, preparing n8n…');
+	const pack = await world_.packOnce({ build: true, log });
+	let world: any;
+	try {
+		world = await world_.createWorld({ version: N8N_VERSION, pack, workflows, log });
+		const { admin, demo } = world;
+		const server = await world.server();
+		const pid: number = server.pid;
+		const getUpdatesCount = async () => ((await admin.requests('getUpdates')) as unknown[]).length;
+		const getUpdatesBetween = async (from: number, to: number) =>
+			((await admin.requests('getUpdates')) as Array<{ at: number }>).filter((entry) => entry.at >= from && entry.at < to).length;
+
+		// --- activation: each trigger ready before the first message -----------------------------
+		await world.activatePolling(IDS.poll);
+		const before = await getUpdatesCount();
+		await world.activate(IDS.continuous);
+		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 2; i++) await sleep(200);
+		if ((await getUpdatesCount()) < before + 2) throw new Error('the continuous trigger did not start reading getUpdates');
+		await world.activate(IDS.webhook);
+		await world.waitForWebhook(`${webhookId}/webhook`);
+		// n8n 2.41 may answer the route a moment before the node's registration call has reached Rubika.
+		let registered = false;
+		for (let i = 0; i < 150 && !registered; i++) {
+			registered = ((await admin.requests('updateBotEndpoints')) as unknown[]).length > 0 && (await admin.bot(demo.botId)).endpoints.length > 0;
+			if (!registered) await sleep(200);
+		}
+		if (!registered) throw new Error('the webhook trigger did not register its endpoint within 30 s');
+		await sleep(2000);
+		log(`three workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
+
+		// --- sending ------------------------------------------------------------------------------
+		const rand = random(input.seed);
+		const users = Object.values(demo.users) as Array<{ user_id: string; chat_id: string }>;
+		const sentAt: number[] = [];
+		const callMs: number[] = [];
+		const sendStart = Date.now();
+		for (let seq = 0; seq < input.messages; seq++) {
+			const user = users[Math.floor(rand() * users.length)];
+			const gap = input.minGapMs + rand() * (input.maxGapMs - input.minGapMs);
+			const at = Date.now();
+			await admin.act('send-message', { userId: user.user_id, chatId: user.chat_id, text: `${PREFIX} ${seq} from ${user.user_id.slice(0, 6)}` });
+			sentAt.push(at);
+			callMs.push(Date.now() - at);
+			if (seq + 1 < input.messages) await sleep(Math.max(0, at + gap - Date.now()));
+			if ((seq + 1) % 50 === 0) log(`${seq + 1} sent`);
+		}
+		const lastSend = sentAt[sentAt.length - 1];
+		const sendSeconds = (Date.now() - sendStart) / 1000;
+		const loadAfterSending = os.loadavg();
+
+		// --- reading executions back ----------------------------------------------------------------
+		const listAll = async (workflowId: string, includeData: boolean) => {
+			const all: any[] = [];
+			let cursor: string | undefined;
+			for (let page = 0; page < 100; page++) {
+				const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '100' });
+				if (cursor) query.set('cursor', cursor);
+				const answer = await world.publicApi(`/executions?${query}`);
+				all.push(...(answer.data ?? []));
+				cursor = answer.nextCursor ?? undefined;
+				if (!cursor) break;
+			}
+			return all;
+		};
+		const finished = (e: any) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
+		// Bounded: the poll runs once a minute; every trigger has had its chance 75 s after the last message.
+		const deadline = lastSend + 75_000;
+		for (;;) {
+			const [continuous, webhook, poll] = await Promise.all([listAll(IDS.continuous, false), listAll(IDS.webhook, false), listAll(IDS.poll, false)]);
+			const done =
+				continuous.filter(finished).length >= input.messages &&
+				webhook.filter(finished).length >= input.messages &&
+				poll.some((e) => finished(e) && Date.parse(e.startedAt) > lastSend) &&
+				poll.every(finished);
+			if (done || Date.now() > deadline) break;
+			await sleep(3000);
+		}
+		await sleep(1000);
+
+		const triggers = {} as Record<TriggerName, LatencyStats>;
+		let pollExecutions: B6Result['pollExecutions'] = [];
+		for (const name of Object.keys(IDS) as TriggerName[]) {
+			const executions = await listAll(IDS[name], true);
+			const first = new Array<number>(input.messages).fill(NaN);
+			let deliveries = 0;
+			for (const execution of executions) {
+				const started = Date.parse(execution.startedAt);
+				const items = execution.data?.resultData?.runData?.[NODE_NAME[name]]?.[0]?.data?.main?.[0] ?? [];
+				if (name === 'poll') pollExecutions.push({ startedAt: execution.startedAt, items: items.length });
+				for (const item of items) {
+					const match = new RegExp(`^${PREFIX} (\\d+) `).exec(String(item.json?.text ?? ''));
+					if (!match) continue;
+					const seq = Number(match[1]);
+					if (seq >= input.messages) continue;
+					deliveries++;
+					const latency = started - sentAt[seq];
+					if (Number.isNaN(first[seq]) || latency < first[seq]) first[seq] = latency;
+				}
+			}
+			const got = first.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+			triggers[name] = {
+				sent: input.messages,
+				delivered: got.length,
+				missing: input.messages - got.length,
+				duplicates: deliveries - got.length,
+				executions: executions.length,
+				failedExecutions: executions.filter((e) => e.status && e.status !== 'success').length,
+				p50Ms: percentile(got, 50),
+				p95Ms: percentile(got, 95),
+				maxMs: got.length ? got[got.length - 1] : NaN,
+				minMs: got.length ? got[0] : NaN,
+				meanMs: got.length ? got.reduce((sum, value) => sum + value, 0) / got.length : NaN,
+				latenciesMs: first,
+			};
+			log(`${name}: ${got.length}/${input.messages} delivered, p50 ${triggers[name].p50Ms} ms, p95 ${triggers[name].p95Ms} ms, max ${triggers[name].maxMs} ms`);
+		}
+		pollExecutions = pollExecutions.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+
+		// --- where the time goes ------------------------------------------------------------------------
+		const spread = (values: number[]): Spread => {
+			const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+			return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1] : NaN };
+		};
+		const startedOf = (name: TriggerName) => triggers[name].latenciesMs.map((latency, seq) => sentAt[seq] + latency);
+		const deliveries = (await admin.deliveries()) as Array<{ at: number; durationMs?: number; body?: { update?: { new_message?: { text?: string } } } }>;
+		const deliveryAt = new Array<number>(input.messages).fill(NaN);
+		const answerMs: number[] = [];
+		for (const delivery of deliveries) {
+			const match = new RegExp(`^${PREFIX} (\\d+) `).exec(String(delivery.body?.update?.new_message?.text ?? ''));
+			if (!match || Number(match[1]) >= input.messages || !Number.isNaN(deliveryAt[Number(match[1])])) continue;
+			deliveryAt[Number(match[1])] = delivery.at;
+			if (delivery.durationMs !== undefined) answerMs.push(delivery.durationMs);
+		}
+		const webhookStarted = startedOf('webhook');
+		const requests = ((await admin.requests('getUpdates')) as Array<{ at: number }>).map((entry) => entry.at).sort((a, b) => a - b);
+		const firstRequestAfter = (at: number) => requests.find((value) => value > at) ?? NaN;
+		const continuousStarted = startedOf('continuous');
+		const breakdown: B6Result['breakdown'] = {
+			webhook: {
+				toDelivery: spread(deliveryAt.map((at, seq) => at - sentAt[seq])),
+				deliveryToStart: spread(deliveryAt.map((at, seq) => webhookStarted[seq] - at)),
+				answerMs: spread(answerMs),
+			},
+			continuous: {
+				toRequest: spread(sentAt.map((at) => firstRequestAfter(at) - at)),
+				requestToStart: spread(sentAt.map((at, seq) => continuousStarted[seq] - firstRequestAfter(at))),
+			},
+		};
+
+		// --- idle cost --------------------------------------------------------------------------------
+		const measure = async (label: string, activeTriggers: string): Promise<IdleWindow> => {
+			const loadBefore = os.loadavg()[0];
+			const cpuBefore = sampleCpu(pid);
+			const from = cpuBefore.at;
+			await sleep(input.idleWindowMs);
+			const cpuAfter = sampleCpu(pid);
+			const getUpdates = await getUpdatesBetween(from, cpuAfter.at);
+			const cpu = cpuBetween(cpuBefore, cpuAfter);
+			const window: IdleWindow = {
+				label,
+				activeTriggers,
+				seconds: cpu.seconds,
+				getUpdates,
+				getUpdatesPerMinute: (getUpdates / cpu.seconds) * 60,
+				cpu,
+				loadAvg1Before: loadBefore,
+				loadAvg1After: os.loadavg()[0],
+			};
+			log(`idle, ${label}: ${getUpdates} getUpdates in ${cpu.seconds.toFixed(1)} s, n8n CPU ${cpu.treeMs} ms (${cpu.percentOfCore.toFixed(2)} % of a core)`);
+			return window;
+		};
+		await world.deactivate(IDS.webhook);
+		await world.deactivate(IDS.poll);
+		await sleep(3000);
+		const continuous = await measure('continuous only, in its first five quiet minutes', 'Rubika Trigger v2');
+		let continuousSlowed: IdleWindow | undefined;
+		if (input.idleSlowdown) {
+			// The listener's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
+			const wait = lastSend + IDLE_AFTER_MS + 15_000 - Date.now();
+			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the continuous trigger's idle slow-down…`);
+			if (wait > 0) await sleep(wait);
+			continuousSlowed = await measure('continuous only, after five quiet minutes', 'Rubika Trigger v2');
+		}
+		await world.deactivate(IDS.continuous);
+		await sleep(3000);
+		const none = await measure('no trigger active', 'none');
+		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
+
+		return {
+			n8nVersion: world.version,
+			messages: input.messages,
+			gapMs: [input.minGapMs, input.maxGapMs],
+			sendSeconds,
+			sendCallMs: { median: percentile([...callMs].sort((a, b) => a - b), 50), max: Math.max(...callMs) },
+			triggers,
+			breakdown,
+			pollExecutions,
+			idle: { continuous, continuousSlowed, none },
+			intervalMs: INTERVAL_MS,
+			idleIntervalMs: IDLE_INTERVAL_MS,
+			idleAfterMs: IDLE_AFTER_MS,
+			loadAvg: { start: loadStart, afterSending: loadAfterSending, end: os.loadavg() },
+		};
+	} catch (error) {
+		// What n8n said is the best clue; the work folder goes away with the world.
+		const tail = String(world?.serverLog?.() ?? '')
+			.split('\n')
+			.filter((line: string) => /error|warn|rubika|fail/i.test(line))
+			.slice(-15)
+			.join('\n');
+		if (tail && error instanceof Error) error.message += `\n--- n8n log (errors and warnings, last lines) ---\n${tail}`;
+		throw error;
+	} finally {
+		await world?.close().catch(() => {});
+		pack.cleanup?.();
+	}
+});
