@@ -7,10 +7,13 @@
  *   scoped to this bot, workflow and node. n8n 2.41+ stores the key with the execution under a unique index
  *   and starts nothing for a second emit with the same key, whatever happened in between.
  * - The saved cursor only moves past a page once n8n has finished every execution started from it (the
- *   emit's done promise). An abrupt stop (SIGKILL, a crash, a shutdown that does not wait) leaves the
- *   unconfirmed tail in front of the saved cursor: the next start reads it again and n8n drops what it had
- *   already stored. Before 2.41 there is no key, so updates whose executions had finished but were not yet
- *   saved as delivered run again (n8n saves static data when a trigger emits): nothing lost, a few repeated.
+ *   emit's done promise). n8n saves static data only when a trigger emits (and at activation), so what is
+ *   saved always lags behind the last emit: after any stop the next start reads that tail again, and n8n
+ *   drops what it had already stored. Nothing lost, nothing twice.
+ * - Before 2.41 there is no key (n8n's emit declares three parameters, not four), and the tail read again
+ *   would run again on every restart. There an update's key is remembered as delivered when it is emitted,
+ *   so that the save n8n makes at that emit already holds it: nothing runs twice, and an update emitted in
+ *   the last moment before n8n died, whose execution n8n had not yet stored, is lost.
  * - Keys of finished updates are kept next to the cursor (RecentKeys, as in version 1), so that repeats from
  *   Rubika and pages read again do not even reach n8n.
  * - Reading waits for "Interval" only when Rubika had nothing new, slows to "Idle Interval" after five quiet
@@ -104,6 +107,9 @@ class UpdateListener {
 	/** "Listen for test event": emit the first matching new update, change nothing that is saved. */
 	private readonly testing: boolean;
 
+	/** Whether n8n takes a deduplication key: its emit declares it as a fourth parameter from 2.41 on. */
+	private readonly deduplicates: boolean;
+
 	private readonly state: ListenState;
 
 	private recent: RecentKeys;
@@ -132,6 +138,7 @@ class UpdateListener {
 		private readonly settings: ListenSettings,
 	) {
 		this.testing = ctx.getMode() === 'manual';
+		this.deduplicates = ctx.emit.length >= 4;
 		const saved = ctx.getWorkflowStaticData('node') as ListenState;
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
@@ -241,11 +248,17 @@ class UpdateListener {
 		}
 		this.unconfirmed.set(key, [entry]);
 		entry.outstanding++;
+		if (!this.deduplicates) {
+			// Saved by n8n at this very emit: after a restart the update is not read as new again.
+			this.recent.remember(key);
+			this.recent.save(this.state, 'recentKeys');
+		}
 		const done = deferred();
 		// Settled both ways: a rejection means n8n is done with it too (finished earlier, or refused to start it).
 		const finished = () => this.confirm(key);
 		done.promise.then(finished, finished);
-		this.ctx.emit([[data]], undefined, done, this.deduplicationKey(key));
+		if (this.deduplicates) this.ctx.emit([[data]], undefined, done, this.deduplicationKey(key));
+		else this.ctx.emit([[data]], undefined, done);
 	}
 
 	/** n8n finished the execution of `key`: remember it as delivered, move the cursor past complete pages. */

@@ -3,13 +3,15 @@
  *
  * The node gets n8n-core's real `TriggerContext`. What n8n does with an emit is modelled explicitly, as
  * `ListenHarness` plays n8n:
- * - static data is saved (a deep copy into `saved`) at every emit, as n8n does, and on `deactivate()`;
+ * - static data is saved (a deep copy into `database.staticData`) at every emit, as n8n does, and at
+ *   activation; never when a trigger stops (n8n 2.8 saves the copy it loaded from its database then);
  * - an emit with a deduplication key already stored starts nothing (n8n 2.41's unique index): `dropped`
  *   counts those, `executions` holds the ones that started;
  * - an execution "finishes" when the test says so (`finish()`), or at once with `autoFinish`; finishing
  *   resolves the emit's done promise, which is what the trigger waits for before moving its cursor.
  * `crash()` forgets everything that was not saved and starts a new harness from `saved`, with the same
- * stored executions (the database survives a crash); `withoutDeduplication` models n8n before 2.41.
+ * stored executions (the database survives a crash); `withoutDeduplication` models n8n before 2.41, whose
+ * emit has no deduplication parameter.
  */
 import { TriggerContext } from 'n8n-core';
 import type {
@@ -129,8 +131,10 @@ export class ListenHarness {
 	async activate(): Promise<void> {
 		await useBinaryMode('default');
 		const mode = this.options.mode ?? 'trigger';
-		let emit: ITriggerFunctions['emit'] = (data, _response, done, deduplicationKey) =>
-			this.onEmit(data, done as DonePromise | undefined, deduplicationKey);
+		// n8n before 2.41 declares emit with three parameters: the trigger reads that to know there is no key.
+		let emit: ITriggerFunctions['emit'] = this.options.withoutDeduplication
+			? (data, _response, done) => this.onEmit(data, done as DonePromise | undefined)
+			: (data, _response, done, deduplicationKey) => this.onEmit(data, done as DonePromise | undefined, deduplicationKey);
 		let emitError: ITriggerFunctions['emitError'] = (error) => {
 			this.emitErrors.push(error);
 		};
@@ -155,6 +159,8 @@ export class ListenHarness {
 		);
 		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, 2);
 		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
+		// n8n saves static data once the trigger is active.
+		if (mode !== 'manual') this.database.staticData = clone(this.workflow.staticData);
 		ListenHarness.running.add(this);
 	}
 
@@ -164,10 +170,9 @@ export class ListenHarness {
 		return await this.manualResult;
 	}
 
-	/** Deactivation: the close function, then n8n saves static data. */
+	/** Deactivation or a graceful shutdown: the close function; what changed since the last emit is not saved. */
 	async deactivate(): Promise<void> {
 		await this.stop();
-		this.database.staticData = clone(this.workflow.staticData);
 	}
 
 	/** Shutdown without saving (n8n's SIGTERM path saves nothing for triggers). */
@@ -211,7 +216,7 @@ export class ListenHarness {
 	private onEmit(data: INodeExecutionData[][], done: DonePromise | undefined, deduplicationKey?: string): void {
 		// n8n saves static data when a trigger emits, before the execution is stored.
 		this.database.staticData = clone(this.workflow.staticData);
-		const key = this.options.withoutDeduplication ? undefined : deduplicationKey;
+		const key = deduplicationKey;
 		if (key !== undefined && this.database.executions.some((execution) => execution.deduplicationKey === key)) {
 			this.dropped++;
 			done?.resolve(undefined as unknown as IRun);
