@@ -5,8 +5,8 @@
  */
 import { InputError } from './errors';
 import { parseJsonKeepingBigIntegers } from './json';
-import { BUTTON_TYPES } from './types';
-import type { Button, Keypad, KeypadRow } from './types';
+import { BUTTON_LINK_TYPES, BUTTON_TYPES } from './types';
+import type { Button, ButtonLink, Keypad, KeypadRow } from './types';
 
 export type KeypadKind = 'inline' | 'chat';
 
@@ -19,6 +19,10 @@ export interface BuilderButton {
 	text?: string;
 	/** JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`. */
 	extra?: string | Record<string, unknown>;
+	/** Link buttons: what they open, and the address or channel. */
+	linkType?: string;
+	url?: string;
+	channelUsername?: string;
 }
 
 /**
@@ -204,12 +208,14 @@ export function buildKeypadFromRows(
 					const extra = parseExtra(entry.extra, field, rowIndex, column);
 					const id = entry.id === undefined || entry.id === null ? '' : String(entry.id).trim();
 					const type = (entry.type ?? '').trim();
-					return {
+					const button: Button = {
 						...extra,
 						id: id === '' ? generatedButtonId(rowIndex, column) : id,
 						type: type === '' ? 'Simple' : BUTTON_TYPE_BY_LOWER_CASE.get(type.toLowerCase()) ?? type,
 						button_text: entry.text ?? '',
 					};
+					if (button.type === 'Link' && extra.button_link === undefined) button.button_link = builderLink(entry);
+					return button;
 				}),
 			};
 		}),
@@ -223,6 +229,14 @@ export function buildKeypadFromRows(
 	}
 	validateKeypad(keypad, field, kind);
 	return keypad;
+}
+
+/** A Link button's target from the builder's fields (Opens, URL, Channel Username). */
+function builderLink(entry: BuilderButton): ButtonLink {
+	if (entry.linkType === 'joinchannel') {
+		return { type: 'joinchannel', joinchannel_data: { username: String(entry.channelUsername ?? '').trim().replace(/^@/, '') } };
+	}
+	return { type: 'url', link_url: String(entry.url ?? '').trim() };
 }
 
 function parseExtra(extra: BuilderButton['extra'], field: string, row: number, column: number): Record<string, unknown> {
@@ -302,6 +316,36 @@ export function validateKeypad(keypad: unknown, field: string, kind?: KeypadKind
 					`${where}: button type ${JSON.stringify(type)} is not valid; allowed: ${ALLOWED_TYPES_TEXT}`,
 				);
 			}
+			validateButtonLink(button.button_link, type, field, where);
 		});
 	});
+}
+
+/**
+ * A Link button's `button_link` (rubpy's shape, facts §2): a web address (http or https, what n8n's resume
+ * links are) or a channel to join by username. Other buttons may not carry one.
+ */
+function validateButtonLink(link: unknown, type: string, field: string, where: string): void {
+	if (type !== 'Link') {
+		if (link !== undefined && link !== null) throw new InputError(field, `${where}: button_link is only for Link buttons`);
+		return;
+	}
+	if (!isPlainObject(link)) {
+		throw new InputError(field, `${where}: a Link button needs a web address or a channel to join (button_link)`);
+	}
+	if (!(BUTTON_LINK_TYPES as readonly string[]).includes(String(link.type))) {
+		throw new InputError(field, `${where}: button_link.type must be ${BUTTON_LINK_TYPES.join(' or ')}`);
+	}
+	if (link.type === 'url') {
+		const url = typeof link.link_url === 'string' ? link.link_url.trim() : '';
+		if (!/^https?:\/\/[^\s/]+\S*$/i.test(url)) {
+			throw new InputError(field, `${where}: the URL ${JSON.stringify(url)} is not a web address (http:// or https://)`);
+		}
+		return;
+	}
+	const data = isPlainObject(link.joinchannel_data) ? link.joinchannel_data : {};
+	const username = typeof data.username === 'string' ? data.username : '';
+	if (!/^[A-Za-z][A-Za-z0-9_]{2,31}$/.test(username)) {
+		throw new InputError(field, `${where}: the channel username ${JSON.stringify(username)} is not valid (letters, digits and _, 3 to 32)`);
+	}
 }

@@ -128,10 +128,24 @@ export const MAX_METADATA_PARTS = 30;
 export const ERROR_STATUSES = ['INVALID_INPUT', 'INVALID_ACCESS', 'TOO_REQUESTS'] as const;
 export type KnownErrorStatus = (typeof ERROR_STATUSES)[number];
 
+/** What a `Link` button opens (only rubpy documents it, facts §2): a web address or a channel to join. */
+export const BUTTON_LINK_TYPES = ['url', 'joinchannel'] as const;
+export type ButtonLinkType = (typeof BUTTON_LINK_TYPES)[number];
+
+export interface ButtonLink {
+	type: ButtonLinkType;
+	/** For `url`: the address opened. */
+	link_url?: string;
+	/** For `joinchannel`: the channel's username, and whether the app asks before joining. */
+	joinchannel_data?: { username: string; ask_join?: boolean };
+}
+
 export interface Button {
 	id: string;
 	type: ButtonType | string;
 	button_text: string;
+	/** Only on `Link` buttons. */
+	button_link?: ButtonLink;
 	/** Type-specific sub-objects (button_selection, button_calendar, …) pass through untouched. */
 	[extra: string]: unknown;
 }

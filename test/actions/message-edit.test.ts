@@ -196,13 +196,13 @@ describe('Message → Edit Inline Keypad', () => {
 					{ id: 'up', text: '👍 1' },
 					{ id: 'down', text: '👎 0' },
 				],
-				[{ text: 'Results', type: 'Link', extra: { url: 'https://example.com/r' } }],
+				[{ text: 'Results', type: 'Link', linkType: 'url', url: 'https://example.com/r' }],
 			),
 		});
 		expect(result.error).toBeUndefined();
 		const counted = keypad(
 			[button('up', '👍 1'), button('down', '👎 0')],
-			[{ url: 'https://example.com/r', ...button('r2b1', 'Results', 'Link') }],
+			[{ ...button('r2b1', 'Results', 'Link'), button_link: { type: 'url', link_url: 'https://example.com/r' } }],
 		);
 		expect(bodies('editMessageKeypad')).toEqual([{ chat_id: CHAT, message_id: sent.message_id, inline_keypad: counted }]);
 		expect(result.items).toEqual([{ json: { chat_id: CHAT, message_id: sent.message_id }, pairedItem: { item: 0 } }]);

@@ -262,3 +262,36 @@ describe('buildKeypadFromRows (builder UI)', () => {
 		expect(error.message).toContain(message);
 	});
 });
+
+describe('Link buttons', () => {
+	const build = (button: Record<string, unknown>) =>
+		buildKeypadFromRows([{ buttons: { button: [{ text: 'Open', type: 'Link', ...button }] } }], 'Inline Keypad', 'inline');
+
+	test('the builder makes a web-address or a join-channel Link button', () => {
+		expect(build({ linkType: 'url', url: 'https://example.com/a?b=1' }).rows[0].buttons[0]).toEqual({
+			id: 'r1b1',
+			type: 'Link',
+			button_text: 'Open',
+			button_link: { type: 'url', link_url: 'https://example.com/a?b=1' },
+		});
+		expect(build({ linkType: 'joinchannel', channelUsername: '@sandbox_channel' }).rows[0].buttons[0].button_link).toEqual({
+			type: 'joinchannel',
+			joinchannel_data: { username: 'sandbox_channel' },
+		});
+	});
+
+	test.each([
+		[{ linkType: 'url', url: '' }, 'row 1, button 1: the URL "" is not a web address (http:// or https://)'],
+		[{ linkType: 'url', url: 'javascript:alert(1)' }, /the URL "javascript:alert\(1\)" is not a web address/],
+		[{ linkType: 'joinchannel', channelUsername: 'x' }, /the channel username "x" is not valid/],
+	])('refuses a Link button that opens nothing usable: %j', (button, message) => {
+		expect(() => build(button)).toThrow(message);
+	});
+
+	test('JSON: button_link only on Link buttons, and a Link button needs one', () => {
+		expect(() => parseKeypad([[{ id: 'a', text: 'A', button_link: { type: 'url', link_url: 'https://x.io' } }]], 'Keypad', 'inline')).toThrow(
+			'row 1, button 1: button_link is only for Link buttons',
+		);
+		expect(() => parseKeypad([[{ id: 'a', text: 'A', type: 'Link' }]], 'Keypad', 'inline')).toThrow(/a Link button needs a web address/);
+	});
+});
