@@ -4,12 +4,15 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { setCallDefaults } from '../shared/transport';
 import { RESOURCES, findOperation } from './actions';
 import { runForEachItem } from './runner';
+import { WAITING_WEBHOOKS, respondToWaitingPerson } from './waiting/webhook';
 
 /** Resource and Operation dropdowns plus every operation's fields, generated from the registry. */
 function buildProperties(): INodeProperties[] {
@@ -122,8 +125,14 @@ export class Rubika implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'rubikaApi', required: true }],
+		// Only Send and Wait for Response uses them: the person's answer arrives at the waiting execution.
+		webhooks: WAITING_WEBHOOKS,
 		properties: buildProperties(),
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await respondToWaitingPerson.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -149,7 +158,9 @@ export class Rubika implements INodeType {
 				maxWaitMs: (options.rateLimitWaitSeconds ?? 120) * 1000,
 			},
 		});
-		const output = await runForEachItem(this, operation, items.length, {
+		// A send-and-wait pauses the whole execution once: it runs for the first item only.
+		const itemCount = operation.waitsForResponse ? Math.min(items.length, 1) : items.length;
+		const output = await runForEachItem(this, operation, itemCount, {
 			concurrency: options.concurrency ?? 1,
 			maxPerSecond: options.maxPerSecond ?? 0,
 		});

@@ -37,6 +37,7 @@ test('the Operation dropdown of the Message resource offers every operation, alp
 		['Edit Inline Keypad', 'editMessageKeypad'],
 		['Edit Text', 'editMessageText'],
 		['Forward', 'forwardMessage'],
+		['Send and Wait for Response', 'sendAndWait'],
 		['Send Contact', 'sendContact'],
 		['Send File', 'sendFile'],
 		['Send Location', 'sendLocation'],

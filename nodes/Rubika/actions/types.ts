@@ -15,6 +15,11 @@ export interface RubikaOperation {
 	description: string;
 	properties: INodeProperties[];
 	/**
+	 * Sends once and puts the execution to wait for a person's answer (Send and Wait for Response): the node
+	 * runs it for the first item only, as n8n's own send-and-wait operations do.
+	 */
+	waitsForResponse?: boolean;
+	/**
 	 * Runs the operation for one input item. Plain objects become output items (paired with the input
 	 * item by the node); full execution items are returned as they are, e.g. to carry binary data.
 	 */

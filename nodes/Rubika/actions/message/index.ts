@@ -3,6 +3,7 @@ import { deleteMessage } from './deleteMessage.operation';
 import { editMessageKeypad } from './editMessageKeypad.operation';
 import { editMessageText } from './editMessageText.operation';
 import { forwardMessage } from './forwardMessage.operation';
+import { sendAndWait } from './sendAndWait.operation';
 import { sendContact } from './sendContact.operation';
 import { sendFile } from './sendFile.operation';
 import { sendLocation } from './sendLocation.operation';
@@ -11,6 +12,7 @@ import { sendPoll } from './sendPoll.operation';
 
 const operations: RubikaOperation[] = [
 	sendMessage,
+	sendAndWait,
 	sendPoll,
 	sendLocation,
 	sendContact,
