@@ -2,7 +2,7 @@
  * `npm run bench`: runs B1–B6, prints the tables and writes BENCHMARKS.md (and the raw figures to
  * bench/results/latest.json). Every figure is measured in the same run as its baseline.
  *
- *   npm run bench                 everything (a few minutes on 2 cores)
+ *   npm run bench                 everything (a few minutes on 2 cores, plus about 11 for B6's real n8n)
  *   npm run bench -- --quick      smaller workloads, for checking that the benchmarks work
  *   npm run bench -- --only b1,b3 some of them (BENCHMARKS.md is then not written)
  *
