@@ -50,6 +50,12 @@ export const MAX_ERROR_BACKOFF_MS = 60_000;
 export const MAX_UNCONFIRMED = 200;
 /** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
 export const REPORT_AFTER_FAILURES = 3;
+/**
+ * How often the loop checks, unprompted, which bot the credential belongs to. Resolving a credential costs n8n
+ * a database read and a decryption, so it is also checked when Rubika refuses the position or a read fails,
+ * which is what a token switched to another bot causes.
+ */
+export const BOT_CHECK_INTERVAL_MS = 60_000;
 
 export interface ListenSettings extends ReadingSettings {
 	intervalMs: number;
@@ -116,6 +122,8 @@ class UpdateListener {
 
 	private bot = '';
 
+	private botCheckedAt = Date.now();
+
 	/** Where the next page starts; runs ahead of the saved cursor by what is not confirmed. */
 	private readCursor: string | undefined;
 
@@ -180,7 +188,7 @@ class UpdateListener {
 	async run(): Promise<void> {
 		while (!this.stopped) {
 			try {
-				if (!this.testing && (await this.botChanged())) continue;
+				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK_INTERVAL_MS && (await this.botChanged())) continue;
 				let more = false;
 				if (this.unconfirmed.size < MAX_UNCONFIRMED) more = await this.readAndEmit();
 				this.recovered();
@@ -199,6 +207,7 @@ class UpdateListener {
 		this.firstPage = undefined;
 		if (this.stopped) return false;
 		if (page === 'rejected') {
+			if (!this.testing && (await this.botChanged())) return true;
 			await this.positionRejected();
 			return true;
 		}
@@ -322,6 +331,7 @@ class UpdateListener {
 
 	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
 	private async botChanged(): Promise<boolean> {
+		this.botCheckedAt = Date.now();
 		const bot = await this.botFingerprint();
 		if (bot === this.bot) return false;
 		const previous = this.bot;
@@ -371,6 +381,8 @@ class UpdateListener {
 			return;
 		}
 		this.failures++;
+		// A credential switched to another bot shows as failing reads (its token or the old position refused).
+		if (await this.botChanged().catch(() => false)) return;
 		const ceiling = Math.min(MAX_ERROR_BACKOFF_MS, this.settings.intervalMs * 2 ** this.failures);
 		const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 		this.ctx.logger.warn(
