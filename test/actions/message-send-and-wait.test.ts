@@ -3,11 +3,13 @@
  * them (Link buttons, text links, the fallback between them), the execution put to wait, and bad input
  * refused before anything is sent. The person's half (the pages and the resume) runs in real n8n: e2e.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
 import { formPage } from '../../nodes/Rubika/waiting/responsePages';
-import { FREE_TEXT_FIELDS, parseFormFields, readSubmission } from '../../nodes/Rubika/waiting/responseForm';
+import { Rubika } from '../../nodes/Rubika/Rubika.node';
+import { FORM_FIELD_TYPES, FREE_TEXT_FIELDS, parseFormFields, readSubmission } from '../../nodes/Rubika/waiting/responseForm';
+import { BUTTON_TYPES } from '../../nodes/shared/types';
 import { waitUntil } from '../../nodes/Rubika/waiting/waitTime';
 import { useActionSandbox } from './helpers';
 
@@ -167,5 +169,43 @@ describe('Send and Wait for Response: the form', () => {
 		expect(html).toContain('x &lt;y&gt;');
 		expect(html).not.toMatch(/<script/i);
 		expect(html).toContain('<option>High</option>');
+	});
+});
+
+describe('the panel', () => {
+	const properties = new Rubika().description.properties;
+	const valuesOf = (name: string, show?: string) => {
+		const property = properties.find((entry) => entry.name === name && (!show || entry.displayOptions?.show?.operation?.includes(show)));
+		return ((property?.options?.[0] ?? {}) as { values?: INodeProperties[] }).values ?? [];
+	};
+
+	it('keypad buttons offer every button type and show the link fields only for Link buttons', () => {
+		const rows = valuesOf('inlineKeypad', 'sendMessage');
+		const button = ((rows.find((entry) => entry.name === 'buttons')?.options?.[0] ?? {}) as { values?: INodeProperties[] }).values ?? [];
+		const type = button.find((entry) => entry.name === 'type');
+		expect(type?.default).toBe('Simple');
+		expect(type?.options?.map((option) => (option as { value: string }).value).sort()).toEqual([...BUTTON_TYPES].sort());
+		expect(button.find((entry) => entry.name === 'url')?.displayOptions?.show).toEqual({ type: ['Link'], linkType: ['url'] });
+		expect(button.find((entry) => entry.name === 'channelUsername')?.displayOptions?.show).toEqual({ type: ['Link'], linkType: ['joinchannel'] });
+	});
+
+	it('form fields offer every field type, and Choices only for dropdowns', () => {
+		const fields = valuesOf('formFields');
+		expect(fields.find((entry) => entry.name === 'fieldType')?.options?.map((option) => (option as { value: string }).value).sort()).toEqual(
+			[...FORM_FIELD_TYPES].sort(),
+		);
+		expect(fields.find((entry) => entry.name === 'fieldOptions')?.displayOptions?.show).toEqual({ fieldType: ['dropdown'] });
+	});
+
+	it('is what n8n turns into a human-review tool: operation sendAndWait, a message, response type and approval options', () => {
+		const operation = properties.find((entry) => entry.name === 'operation' && entry.displayOptions?.show?.resource?.includes('message'));
+		expect(operation?.options?.some((option) => (option as { value: string }).value === 'sendAndWait')).toBe(true);
+		for (const name of ['message', 'responseType', 'approvalOptions']) {
+			expect(properties.some((entry) => entry.name === name && entry.displayOptions?.show?.operation?.includes('sendAndWait'))).toBe(true);
+		}
+		expect(new Rubika().description.webhooks?.map((webhook) => [webhook.httpMethod, webhook.restartWebhook])).toEqual([
+			['GET', true],
+			['POST', true],
+		]);
 	});
 });

@@ -59,6 +59,7 @@ export const formDefinitionProperties: INodeProperties[] = [
 						default: '',
 						placeholder: 'Red, Green, Blue',
 						description: 'The dropdown\'s choices, separated by commas',
+						displayOptions: { show: { fieldType: ['dropdown'] } },
 					},
 					{
 						displayName: 'Field Label',
@@ -66,7 +67,7 @@ export const formDefinitionProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. Your name',
-							required:	true,
+						required: true,
 						description: 'Shown above the field, and the key of its value in the answer',
 					},
 					{
@@ -76,42 +77,14 @@ export const formDefinitionProperties: INodeProperties[] = [
 						default: 'text',
 						description: 'What the person enters',
 						options: [
-							{
-								name: 'Checkbox',
-								value: 'checkbox',
-								description: 'Yes or no (true or false in the answer)',
-							},
-							{
-								name: 'Date',
-								value: 'date',
-								description: 'A date (YYYY-MM-DD)',
-							},
-							{
-								name: 'Dropdown',
-								value: 'dropdown',
-								description: 'One of the choices below',
-							},
-							{
-								name: 'Email',
-								value: 'email',
-								description: 'An email address',
-							},
-							{
-								name: 'Number',
-								value: 'number',
-								description: 'A number',
-							},
-							{
-								name: 'Text',
-								value: 'text',
-								description: 'One line of text',
-							},
-							{
-								name: 'Textarea',
-								value: 'textarea',
-								description: 'Several lines of text',
-							},
-						]
+							{ name: 'Checkbox', value: 'checkbox', description: 'Yes or no (true or false in the answer)' },
+							{ name: 'Date', value: 'date', description: 'A date (YYYY-MM-DD)' },
+							{ name: 'Dropdown', value: 'dropdown', description: 'One of the choices below' },
+							{ name: 'Email', value: 'email', description: 'An email address' },
+							{ name: 'Number', value: 'number', description: 'A number' },
+							{ name: 'Text', value: 'text', description: 'One line of text' },
+							{ name: 'Textarea', value: 'textarea', description: 'Several lines of text' },
+						],
 					},
 					{
 						displayName: 'Placeholder',
@@ -119,6 +92,7 @@ export const formDefinitionProperties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Sample text shown in the empty field',
+						displayOptions: { hide: { fieldType: ['dropdown', 'checkbox', 'date'] } },
 					},
 					{
 						displayName: 'Required Field',
@@ -127,7 +101,7 @@ export const formDefinitionProperties: INodeProperties[] = [
 						default: false,
 						description: 'Whether the form can be sent without this field',
 					},
-			],
+				],
 			},
 		],
 	},
