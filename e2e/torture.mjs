@@ -14,9 +14,10 @@
 // --mode poll: Rubika Trigger v1 (poll(), made to poll every 5 s with withFastPolls).
 // Under e2e/run.mjs (the exported `test`) it is the short run: 4 restarts, well under 90 s.
 //
-// Expected, and checked: continuous on n8n ≥ 2.41 — nothing lost, nothing duplicated; continuous on older
-// n8n (no deduplication key) — nothing lost, duplicates only reported; poll mode — only reported (v1 is
-// known to lose a batch when n8n stops within a few hundred ms after a poll read it).
+// Checked, as docs/trigger-continuous.md promises: continuous on n8n ≥ 2.41 — every message in exactly one
+// execution (nothing lost, nothing duplicated; an execution n8n marked crashed is reported, not run again);
+// continuous on older n8n (no deduplication key) — nothing duplicated, losses and crashed ones reported;
+// poll mode — only reported.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMain, runTest } from './lib/harness.mjs';
@@ -472,8 +473,8 @@ export const test = {
 					`n8n log at stop ${i} (${r.signal} ${r.kind}), its last lines:\n         ${r.logTail.join('\n         ')}\n       the next n8n process, notable lines:\n         ${(next?.logNotable ?? ['(the last process: see the log file)']).slice(0, 12).join('\n         ')}`,
 				);
 			}
-			// The work folder is kept for what the checks call a problem (stranded messages are expected on 2.41+).
-			if (lost.length || duplicated.length || (stranded.length && !dedup)) {
+			// The work folder is kept when a message was lost or duplicated (crashed executions are expected after SIGKILL).
+			if (lost.length || duplicated.length) {
 				config.keepEvidence = true;
 				t.note(`evidence: ${evidenceFile}`);
 			}
@@ -487,18 +488,18 @@ export const test = {
 				`sent ${sent.size}; delivered exactly once ${once}; lost ${lost.length}; stranded in a crashed execution that never ran ${stranded.length}; duplicated ${duplicated.length} (${extraExecutions} extra); executions ${executions.length} ${JSON.stringify(statusCounts)}; ${secs(runMs)}`,
 			);
 			const strandedDetail = `${stranded.length} only in crashed executions that never ran the workflow${dedup ? ' (n8n refuses to run them again: their deduplication key is taken)' : ''}: ${stranded.slice(0, 5).join(' | ')}`;
+			const lostDetail = `${lost.length} lost: ${lost.slice(0, 5).join(' | ')}`;
+			const duplicatedDetail = `${duplicated.length} duplicated: ${duplicated.slice(0, 5).map(([k, v]) => `${k} ×${v.length}`).join(' | ')}`;
 			if (mode === 'poll') {
-				t.check(`poll mode (v1), only reported: ${lost.length} lost, ${stranded.length} only in a crashed execution, ${duplicated.length} duplicated, of ${sent.size}`, true);
-			} else if (dedup) {
-				t.check(`continuous on n8n ${world.version}: no message lost (${sent.size} sent)`, lost.length === 0, `${lost.length} lost: ${lost.slice(0, 5).join(' | ')}`);
-				// Documented (docs/trigger-continuous.md): an execution running when n8n was killed stays "crashed" and is
-				// not started again (its key is taken); the message is in n8n's list, to retry by hand. Reported, not failed.
-				t.check(`continuous on n8n ${world.version}, reported: ${stranded.length} message(s) only in a crashed execution that never ran the workflow (not run again: documented)`, true, stranded.length ? strandedDetail : '');
-				t.check(`continuous on n8n ${world.version}: no message duplicated`, duplicated.length === 0, `${duplicated.length} duplicated: ${duplicated.slice(0, 5).map(([k, v]) => `${k} ×${v.length}`).join(' | ')}`);
+				t.note(`poll mode (v1), reported only: ${lost.length} lost, ${stranded.length} only in a crashed execution, ${duplicated.length} duplicated, of ${sent.size}`);
 			} else {
-				t.check(`continuous on n8n ${world.version}: no message lost (${sent.size} sent)`, lost.length === 0, `${lost.length} lost: ${lost.slice(0, 5).join(' | ')}`);
-				t.check(`continuous on n8n ${world.version} (no deduplication key): every message ran the workflow (none only in a crashed execution)`, stranded.length === 0, strandedDetail);
-				t.check(`continuous on n8n ${world.version} (no deduplication key): duplicates reported, not failed: ${duplicated.length} duplicated`, true);
+				if (dedup) t.check(`continuous on n8n ${world.version}: no message lost (${sent.size} sent)`, lost.length === 0, lostDetail);
+				// Before 2.41 an update is recorded as delivered when it is handed to n8n: one handed over in n8n's last
+				// moment, never stored, is lost (documented), so it is reported there.
+				else t.note(`continuous on n8n ${world.version} (no deduplication key), reported: ${lostDetail}`);
+				t.check(`continuous on n8n ${world.version}: no message duplicated`, duplicated.length === 0, duplicatedDetail);
+				// Documented: an execution running when n8n was killed stays "crashed" and is not started again.
+				t.note(`continuous on n8n ${world.version}, reported: ${strandedDetail}`);
 			}
 			t.check('no execution ended in error', !statusCounts.error, statusCounts);
 		} finally {
