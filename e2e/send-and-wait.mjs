@@ -19,7 +19,7 @@
 //   node e2e/send-and-wait.mjs [--version 2.8.4] [--no-build] [--keep]
 import path from 'node:path';
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
-import { REPO_ROOT, knownTypes } from './lib/n8n.mjs';
+import { REPO_ROOT } from './lib/n8n.mjs';
 import { linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
 import { nodeItems, nodesRun } from './lib/world.mjs';
 
@@ -122,9 +122,19 @@ export const test = {
 
 		// --- the AI-agent variant ------------------------------------------------------------------
 		await t.step('the Human review tool', async () => {
-			const { nodes } = await knownTypes(ctx, await world.session());
-			const hitl = nodes.filter((name) => /^n8n-nodes-rubika\..*Hitl/i.test(name));
-			t.eq('n8n derives "n8n-nodes-rubika.rubikaHitlTool" from the sendAndWait operation (/types/nodes.json)', hitl, ['n8n-nodes-rubika.rubikaHitlTool']);
+			const all = await (await world.session()).get('/types/nodes.json');
+			const hitl = all.filter((type) => /^n8n-nodes-rubika\..*Hitl/i.test(type.name));
+			t.eq('n8n derives "n8n-nodes-rubika.rubikaHitlTool" from the sendAndWait operation (/types/nodes.json)', hitl.map((type) => type.name), ['n8n-nodes-rubika.rubikaHitlTool']);
+			const tool = hitl[0];
+			const fixed = Object.fromEntries((tool?.properties ?? []).filter((p) => p.type === 'hidden').map((p) => [p.name, p.default]));
+			const visible = (tool?.properties ?? []).filter((p) => p.type !== 'hidden').map((p) => p.name);
+			t.check(
+				'… an AI tool ("Tool" in, "Human review" out to an AI Agent) fixed to Message → Send and Wait, Approval, with Chat ID',
+				tool?.inputs?.[0]?.displayName === 'Tool' && tool?.outputs?.[0]?.displayName === 'Human review' &&
+					fixed.resource === 'message' && fixed.operation === 'sendAndWait' && fixed.responseType === 'approval' && visible.includes('chatId') && visible.includes('message'),
+				{ displayName: tool?.displayName, inputs: tool?.inputs, outputs: tool?.outputs, fixed, visible },
+			);
+			t.note(`Human review tool: "${tool?.displayName}", "${tool?.description}", subtitle "${tool?.subtitle}"`);
 		});
 
 		for (const key of keys) await world.activate(CASES[key].id);
@@ -233,6 +243,7 @@ export const test = {
 				const tab = await openInNewTab(approve);
 				t.check('approval: tapping Approve opens the resume URL in a new tab', tab.url() === approveHref, tab.url());
 				t.eq('… which shows the confirmation page', await heading(tab), ANSWER_TITLE);
+				await tab.setViewportSize({ width: 720, height: 300 });
 				t.note(`screenshot ${shown(await saveScreenshot(tab, screenshotPath(world, 'send-and-wait-answer.png')))}`);
 				await tab.close();
 				const done = await finished(id);
