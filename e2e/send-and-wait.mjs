@@ -408,15 +408,15 @@ export const test = {
 				t.check('… once: data.approved === true', done?.status === 'success' && answer(done)?.approved === true, { status: done?.status, data: answer(done) });
 			});
 
-			// Node's own fetch (User-Agent "node"), another program that is no person's browser: reported, not
-			// checked (the node recognises programs by a list of names, and "node" is not on it).
+			// Node's own fetch (User-Agent "node"): a program that does not name itself a bot decides nothing either.
 			await t.step('a fetch with Node\'s default User-Agent', async () => {
 				const { id, message } = await start('approval', 'Rotate the API keys?');
 				const url = message.inline_keypad.rows[0].buttons[0].button_link.link_url;
 				const plain = await fetch(url);
 				const body = await plain.text();
 				await sleep(1500);
-				t.note(`a fetch with Node's default User-Agent ("node"): HTTP ${plain.status}, ${body.includes(ANSWER_TITLE) ? 'the confirmation page' : 'not the confirmation page'}, the execution is ${await statusOf(id)}`);
+				t.eq('a fetch of the Approve URL with Node\'s User-Agent ("node") does not resume the execution', await statusOf(id), 'waiting');
+				t.check('… nor tells it that an answer was received', !body.includes(ANSWER_TITLE), body.slice(0, 400));
 			});
 
 			// --- examples/approval-broadcast.json, run as the editor's "Execute workflow" runs it --------

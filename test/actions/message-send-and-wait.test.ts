@@ -8,7 +8,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { DEMO_USERS } from '../../sandbox';
 import { formPage } from '../../nodes/Rubika/waiting/responsePages';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
-import { FORM_FIELD_TYPES, FREE_TEXT_FIELDS, parseFormFields, readSubmission } from '../../nodes/Rubika/waiting/responseForm';
+import { FORM_FIELD_TYPES, FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from '../../nodes/Rubika/waiting/responseForm';
+import { isPersonsBrowser } from '../../nodes/Rubika/waiting/webhook';
 import { BUTTON_TYPES } from '../../nodes/shared/types';
 import { waitUntil } from '../../nodes/Rubika/waiting/waitTime';
 import { useActionSandbox } from './helpers';
@@ -154,6 +155,19 @@ describe('Send and Wait for Response: the form', () => {
 		});
 	});
 
+	it('reads the fields of a multipart body (n8n\'s { data, files }) and of a urlencoded one', () => {
+		expect(submittedFields({ data: { 'field-0': 'a' }, files: {} })).toEqual({ 'field-0': 'a' });
+		expect(submittedFields({ 'field-0': 'a' })).toEqual({ 'field-0': 'a' });
+		expect(submittedFields(undefined)).toEqual({});
+	});
+
+	it('only a browser may approve: link previews and programs opening the link decide nothing', () => {
+		expect(isPersonsBrowser('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36')).toBe(true);
+		for (const agent of [undefined, '', 'node', 'curl/8.5.0', 'TelegramBot (like TwitterBot)', 'Mozilla/5.0 (compatible; Googlebot/2.1)', 'Mozilla/5.0 (compatible; facebookexternalhit/1.1)']) {
+			expect(isPersonsBrowser(agent)).toBe(false);
+		}
+	});
+
 	it('refuses a missing required field, a non-number and an unknown choice, naming each', () => {
 		expect(readSubmission(fields, { 'field-1': 'x', 'field-2': 'Urgent' })).toEqual({
 			ok: false,
@@ -165,7 +179,7 @@ describe('Send and Wait for Response: the form', () => {
 		const html = formPage({ title: '<b>پاسخ</b>', buttonLabel: 'ارسال' }, [...FREE_TEXT_FIELDS, ...fields], ['x <y>']);
 		expect(html).toContain('dir="auto"');
 		expect(html).toContain('&lt;b&gt;پاسخ&lt;/b&gt;');
-		expect(html).toContain('<form method="post"');
+		expect(html).toContain('<form method="post" enctype="multipart/form-data"');
 		expect(html).toContain('x &lt;y&gt;');
 		expect(html).not.toMatch(/<script/i);
 		expect(html).toContain('<option>High</option>');

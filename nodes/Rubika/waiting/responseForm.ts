@@ -181,6 +181,14 @@ export function inputName(index: number): string {
 
 export type Submission = { ok: true; values: IDataObject } | { ok: false; problems: string[] };
 
+/** The submitted fields: n8n parses a multipart form into `{ data: fields, files }`, a urlencoded one into the fields. */
+export function submittedFields(body: unknown): IDataObject {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+	const { data } = body as IDataObject;
+	if ('files' in body && typeof data === 'object' && data !== null && !Array.isArray(data)) return data as IDataObject;
+	return body as IDataObject;
+}
+
 /** Reads a submitted form body (urlencoded, parsed by n8n) against the fields. */
 export function readSubmission(fields: FormField[], body: unknown): Submission {
 	const data = (typeof body === 'object' && body !== null ? body : {}) as IDataObject;

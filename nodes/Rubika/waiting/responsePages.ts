@@ -43,7 +43,10 @@ export function answerRecordedPage(texts: PageTexts, mark = '✓'): string {
 	return page(texts.title, `<div class="mark" aria-hidden="true">${escapeHtml(mark)}</div><h1>${escapeHtml(texts.title)}</h1>${description}`);
 }
 
-/** The form, posting back to the address it was opened at; `problems` are shown above it after a bad submit. */
+/**
+ * The form, posting back to the address it was opened at; `problems` are shown above it after a bad submit.
+ * Sent as multipart/form-data: n8n 2.41 accepts nothing else for a send-and-wait form (HTTP 415).
+ */
 export function formPage(texts: PageTexts & { buttonLabel: string }, fields: FormField[], problems: string[] = [], values: Record<string, string> = {}): string {
 	const intro = texts.description ? `<p>${escapeHtml(texts.description)}</p>` : '';
 	const problemList = problems.length
@@ -52,7 +55,7 @@ export function formPage(texts: PageTexts & { buttonLabel: string }, fields: For
 	const inputs = fields.map((field, index) => fieldHtml(field, index, values[inputName(index)] ?? '')).join('');
 	return page(
 		texts.title,
-		`<h1>${escapeHtml(texts.title)}</h1>${intro}${problemList}<form method="post" accept-charset="utf-8">${inputs}<button type="submit">${escapeHtml(texts.buttonLabel)}</button></form>`,
+		`<h1>${escapeHtml(texts.title)}</h1>${intro}${problemList}<form method="post" enctype="multipart/form-data" accept-charset="utf-8">${inputs}<button type="submit">${escapeHtml(texts.buttonLabel)}</button></form>`,
 	);
 }
 

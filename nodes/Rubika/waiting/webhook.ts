@@ -6,7 +6,7 @@
 import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { FormField } from './responseForm';
-import { FREE_TEXT_FIELDS, parseFormFields, readSubmission } from './responseForm';
+import { FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from './responseForm';
 import { answerRecordedPage, formPage } from './responsePages';
 
 /** GET opens a link (approval, or the form page); POST submits the form. Both resume the waiting execution. */
@@ -38,11 +38,18 @@ export const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
 	answerDescription: 'You can close this page now.',
 };
 
-/**
- * Link previews (a messenger fetching the page to show a card) must not approve anything: only a
- * browser's request counts. A request without a User-Agent is no person's browser either.
- */
+/** Programs that fetch links, some of which also name themselves Mozilla (link previews, crawlers). */
 const NOT_A_PERSON = /bot|crawl|spider|preview|slurp|facebookexternalhit|embed|fetch|curl|wget|python-|node-fetch|axios|okhttp|go-http/i;
+
+/**
+ * Whether a request comes from a person's browser: only that may approve, so that a link preview (a
+ * messenger fetching the page to show a card) or another program opening the link decides nothing. Every
+ * browser's User-Agent starts with "Mozilla/"; programs that say so too are recognised by name.
+ */
+export function isPersonsBrowser(userAgent: string | undefined): boolean {
+	const agent = userAgent ?? '';
+	return agent.startsWith('Mozilla/') && !NOT_A_PERSON.test(agent);
+}
 
 export function readResponseTexts(options: IDataObject): ResponseTexts {
 	const text = (key: keyof ResponseTexts) => {
@@ -89,7 +96,7 @@ export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<I
 	});
 
 	if (responseType === 'approval') {
-		if (NOT_A_PERSON.test(String(request.headers['user-agent'] ?? 'bot'))) {
+		if (!isPersonsBrowser(request.headers['user-agent'])) {
 			// Answered without resuming: the execution goes on waiting for the person.
 			return sendHtml(200, answerRecordedPage({ title: texts.formTitle }, '…'));
 		}
@@ -101,7 +108,7 @@ export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<I
 	const pageTexts = { title: texts.formTitle, description: texts.formDescription, buttonLabel: texts.formButtonLabel };
 	if (request.method !== 'POST') return sendHtml(200, formPage(pageTexts, fields));
 
-	const body = this.getBodyData();
+	const body = submittedFields(this.getBodyData());
 	const submission = readSubmission(fields, body);
 	if (!submission.ok) {
 		const entered = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(value ?? '')]));
