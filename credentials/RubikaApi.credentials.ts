@@ -10,25 +10,35 @@ import type {
 
 export const RUBIKA_DEFAULT_BASE_URL = 'https://botapi.rubika.ir';
 
-/**
- * Builds `{base}/v3/{token}/{method}` from a request whose `url` is a bare method name.
- *
- * Rubika has no auth header: the token is a path segment. Doing it here keeps every call on
- * `httpRequestWithAuthentication`, so the token is never handled by operation code. Absolute URLs
- * (the per-upload and download addresses the API hands out) carry no token and pass through untouched.
- */
-export function rubikaRequestUrl(
-	credentials: ICredentialDataDecryptedObject,
-	requestUrl: string,
-): string {
-	if (/^https?:\/\//i.test(requestUrl)) return requestUrl;
-	const base = String(credentials.baseUrl || RUBIKA_DEFAULT_BASE_URL)
+/** The credential's Base URL without a trailing slash or `/v3`. */
+function apiBase(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.baseUrl || RUBIKA_DEFAULT_BASE_URL)
 		.trim()
 		.replace(/\/+$/, '')
-		.replace(/\/v3$/, '');
+		.replace(/\/v3$/i, '');
+}
+
+/**
+ * Builds `{base}/v3/{token}/{method}`.
+ *
+ * Rubika has no auth header: the token is a path segment. Doing it here keeps every call on
+ * `httpRequestWithAuthentication`, so the token is never handled by operation code. A request may name:
+ * - a bare method (`getMe`): what this package's nodes send;
+ * - an absolute address under the Base URL without a token (`{base}/v3/getMe` or `{base}/getMe`): what a
+ *   person types into n8n's HTTP Request node with this credential ("Custom API Call");
+ * - any other absolute address (the per-upload and download addresses the API hands out, other hosts,
+ *   or a Bot API address that already holds a token): passed through untouched, so the token never goes
+ *   anywhere it was not meant to.
+ */
+export function rubikaRequestUrl(credentials: ICredentialDataDecryptedObject, requestUrl: string): string {
+	const base = apiBase(credentials);
 	const token = encodeURIComponent(String(credentials.accessToken ?? '').trim());
-	const method = requestUrl.replace(/^\/+/, '');
-	return `${base}/v3/${token}/${method}`;
+	if (!/^https?:\/\//i.test(requestUrl)) return `${base}/v3/${token}/${requestUrl.replace(/^\/+/, '')}`;
+	if (!requestUrl.toLowerCase().startsWith(`${base.toLowerCase()}/`)) return requestUrl;
+	const rest = requestUrl.slice(base.length + 1).replace(/^v3\//i, '');
+	// One path segment (and maybe a query) is a method; more already hold a token or are something else.
+	if (!/^[A-Za-z][A-Za-z0-9_]*(?:[?#].*)?$/.test(rest)) return requestUrl;
+	return `${base}/v3/${token}/${rest}`;
 }
 
 export class RubikaApi implements ICredentialType {
@@ -61,8 +71,14 @@ export class RubikaApi implements ICredentialType {
 	];
 
 	authenticate: IAuthenticate = async (credentials, requestOptions): Promise<IHttpRequestOptions> => {
-		const url = rubikaRequestUrl(credentials, requestOptions.url);
-		const authenticated: IHttpRequestOptions = { ...requestOptions, url };
+		// n8n's HTTP Request node hands over legacy request options: the address may be in `uri`.
+		const legacy = requestOptions as IHttpRequestOptions & { uri?: string };
+		const address = legacy.url ?? legacy.uri;
+		if (typeof address !== 'string') return requestOptions;
+		const authenticated: IHttpRequestOptions & { uri?: string } = { ...legacy };
+		const url = rubikaRequestUrl(credentials, address);
+		if (legacy.url !== undefined) authenticated.url = url;
+		if (legacy.uri !== undefined) authenticated.uri = url;
 		// The credential test sends a baseURL; the full URL above already contains it.
 		delete authenticated.baseURL;
 		return authenticated;

@@ -6,12 +6,42 @@
 //   node e2e/execute.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
 import { linearWorkflow, manualTrigger, node, rubika } from './lib/workflow-builder.mjs';
+import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
 import { BAD_TOKEN_CREDENTIAL } from './lib/world.mjs';
 
 const CHAIN_ID = 'e2eChainWorkflw1';
 const FAILING_ID = 'e2eFailingWorkf1';
 const BAD_TOKEN_ID = 'e2eBadTokenWork1';
+const HTTP_REQUEST_ID = 'e2eHttpRequestW1';
 const REPORT = 'order,status\n42,ready\n43,packed ✅\n';
+
+/**
+ * "Custom API Call": n8n's HTTP Request node with the Rubika credential, addressing the Bot API by URL the
+ * way a person would, with and without /v3, and a body in `sendMessage`'s shape.
+ */
+function httpRequestWorkflow(demo) {
+	const request = (name, url, body) =>
+		node(
+			name,
+			'n8n-nodes-base.httpRequest',
+			{
+				method: 'POST',
+				url,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'rubikaApi',
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: JSON.stringify(body),
+				options: {},
+			},
+			{ typeVersion: 4.2, credentials: { rubikaApi: { id: EXAMPLE_CREDENTIAL.id, name: EXAMPLE_CREDENTIAL.name } } },
+		);
+	return linearWorkflow(HTTP_REQUEST_ID, 'E2E: HTTP Request node with the Rubika credential', [
+		manualTrigger('Start'),
+		request('Get me', `${demo.sandboxUrl}/v3/getMe`, {}),
+		request('Send by URL', `${demo.sandboxUrl}/sendMessage`, { chat_id: demo.users.reza.chat_id, text: 'Sent through the HTTP Request node' }),
+	]);
+}
 
 export const test = {
 	name: 'execute',
@@ -75,7 +105,7 @@ export const test = {
 			manualTrigger('Start'),
 			node('Send with a bad token', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: chat, text: 'hi' }, { credential: BAD_TOKEN_CREDENTIAL }),
 		]);
-		return [chain, failing, badToken];
+		return [chain, failing, badToken, httpRequestWorkflow(demo)];
 	},
 
 	async run(world, t) {
@@ -86,8 +116,20 @@ export const test = {
 			await chainChecks(world, t, chat);
 		});
 		await t.step('failing workflows', async () => failureChecks(world, t));
+		await t.step('the HTTP Request node with the Rubika credential', async () => httpRequestChecks(world, t));
 	},
 };
+
+async function httpRequestChecks(world, t) {
+	const { admin, demo } = world;
+	const before = (await admin.requests('sendMessage')).length;
+	const r = await world.execute(HTTP_REQUEST_ID);
+	t.check('a workflow calling the Bot API through the HTTP Request node with the Rubika credential succeeds', r.ok, `exit ${r.code}: ${String(r.error?.message ?? r.stderr).slice(0, 400)}`);
+	t.check('… {Base URL}/v3/getMe answers with the bot (the token went into the path)', r.output('Get me')[0]?.data?.bot?.bot_id === demo.botId, r.output('Get me'));
+	const [sent] = (await admin.requests('sendMessage')).slice(before);
+	t.check('… {Base URL}/sendMessage sends the message with the token', sent?.tokenValid === true && sent?.body?.text === 'Sent through the HTTP Request node', sent);
+	t.check('… and the output holds the new message id', typeof r.output('Send by URL')[0]?.data?.message_id === 'string', r.output('Send by URL'));
+}
 
 async function chainChecks(world, t, chat) {
 	const { admin } = world;

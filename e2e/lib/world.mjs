@@ -93,7 +93,8 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		if (error) throw new Error(`examples/${file}: ${error}`);
 		examples.set(file, FAST_POLL_EXAMPLES.has(file) ? withFastPolls(workflow) : workflow);
 	}
-	const all = [...examples.values(), ...(typeof workflows === 'function' ? workflows(demo) : workflows)];
+	// The demo ids, plus where the sandbox answers (for workflows that address the Bot API by URL).
+	const all = [...examples.values(), ...(typeof workflows === 'function' ? workflows({ ...demo, sandboxUrl: sandbox.url }) : workflows)];
 	const ids = new Set();
 	for (const wf of all) {
 		if (!wf.id) throw new Error(`workflow "${wf.name}" has no id`);

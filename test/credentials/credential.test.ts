@@ -86,6 +86,26 @@ describe('authenticate', () => {
 		expect(rubikaRequestUrl({ accessToken: ' TOKEN ', baseUrl }, method)).toBe(expected);
 	});
 
+	test.each([
+		['https://botapi.rubika.ir/v3/sendMessage', 'https://botapi.rubika.ir/v3/TOKEN/sendMessage'],
+		['https://botapi.rubika.ir/getMe', 'https://botapi.rubika.ir/v3/TOKEN/getMe'],
+		['https://BOTAPI.rubika.ir/v3/getUpdates?x=1', 'https://botapi.rubika.ir/v3/TOKEN/getUpdates?x=1'],
+		['https://botapi.rubika.ir/v3/OTHER/getMe', 'https://botapi.rubika.ir/v3/OTHER/getMe'],
+		['https://upload.example/v3/getMe', 'https://upload.example/v3/getMe'],
+		['https://botapi.rubika.ir.evil.example/v3/getMe', 'https://botapi.rubika.ir.evil.example/v3/getMe'],
+	])('the absolute address %p (HTTP Request node) → %p', (address, expected) => {
+		expect(rubikaRequestUrl({ accessToken: 'TOKEN', baseUrl: 'https://botapi.rubika.ir' }, address)).toBe(expected);
+	});
+
+	test('legacy request options with `uri` (HTTP Request node) get the token there, and no crash', async () => {
+		const authenticate = new RubikaApi().authenticate as (c: object, r: object) => Promise<{ uri?: string; url?: string }>;
+		const out = await authenticate({ accessToken: 'TOKEN', baseUrl: 'https://botapi.rubika.ir' }, {
+			uri: 'https://botapi.rubika.ir/v3/getMe',
+			method: 'POST',
+		});
+		expect(out).toEqual({ uri: 'https://botapi.rubika.ir/v3/TOKEN/getMe', method: 'POST' });
+	});
+
 	test('absolute upload and download addresses pass through without the token', async () => {
 		const type = new RubikaApi();
 		const authenticate = type.authenticate as (c: object, r: object) => Promise<{ url: string }>;
