@@ -390,22 +390,21 @@ function readEnvelope(method: string, response: RawResponse): unknown {
 	const text = bodyText(response.body);
 	const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
 	if (response.statusCode === 429) {
+		// Named like a refusal that comes with HTTP 200, so that the status is in the message either way.
+		const body = parseEnvelope(text);
+		const status = isEnvelope(body) && RATE_LIMIT_STATUSES.has(String(body.status)) ? String(body.status) : 'TOO_REQUESTS';
+		const devMessage = isEnvelope(body) && typeof body.dev_message === 'string' ? body.dev_message : undefined;
 		throw new AttemptFailure(
 			true,
-			`Rubika is rate limiting this bot (HTTP 429 on ${method})`,
-			STATUS_EXPLANATIONS.TOO_REQUESTS,
-			{ method, http_code: 429, status: 'TOO_REQUESTS' },
+			`Rubika ${method} failed: ${status} (HTTP 429)${devMessage ? ` – ${devMessage}` : ''}`,
+			STATUS_EXPLANATIONS.TOO_REQUESTS + (devMessage ? ` Rubika says: ${devMessage}` : ''),
+			{ method, http_code: 429, status, ...(devMessage ? { dev_message: devMessage } : {}) },
 			429,
 			retryAfterMs,
 			true,
 		);
 	}
-	let envelope: unknown;
-	try {
-		envelope = text.trim() === '' ? undefined : parseJsonKeepingBigIntegers(text);
-	} catch {
-		envelope = undefined;
-	}
+	const envelope = parseEnvelope(text);
 	if (!isEnvelope(envelope)) {
 		throw httpFailure(method, response, text);
 	}
@@ -426,6 +425,15 @@ function readEnvelope(method: string, response: RawResponse): unknown {
 		retryAfterMs,
 		rateLimited,
 	);
+}
+
+/** The body as JSON (big ids kept whole), or undefined when it is empty or not JSON. */
+function parseEnvelope(text: string): unknown {
+	try {
+		return text.trim() === '' ? undefined : parseJsonKeepingBigIntegers(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /** An answer that is not a Rubika envelope: an HTML error page, an empty or truncated body. */

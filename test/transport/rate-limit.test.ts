@@ -127,7 +127,8 @@ describe('a bot that stays rate limited', () => {
 		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, retryAfterSeconds: 600, method: 'sendMessage' });
 		const result = await broadcast([DEMO_USERS.sara.chat_id], { rateLimitWaitSeconds: 5 });
 
-		expect(result.error?.message).toBe('Rubika is rate limiting this bot (HTTP 429 on sendMessage)');
+		// The status is named whether it comes with HTTP 429 or 200.
+		expect(result.error?.message).toBe('Rubika sendMessage failed: TOO_REQUESTS (HTTP 429) – injected fault');
 		expect(result.error?.description).toMatch(/Rubika asked to wait 600 s \(Retry-After\), longer than Request Options → Rate Limit Wait allows \(5 s\)/);
 		expect((result.error as unknown as { errorResponse: object }).errorResponse).toMatchObject({ http_code: 429, retry_after_ms: 600_000 });
 		expect(t.sandbox.requestsFor('sendMessage')).toHaveLength(1);
