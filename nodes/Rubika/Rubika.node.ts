@@ -27,7 +27,6 @@ function buildProperties(): INodeProperties[] {
 		},
 	];
 	for (const resource of RESOURCES) {
-		const firstOperation = resource.operations[0].value;
 		properties.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -40,7 +39,7 @@ function buildProperties(): INodeProperties[] {
 				action,
 				description,
 			})),
-			default: firstOperation,
+			default: resource.defaultOperation ?? resource.operations[0].value,
 		});
 		for (const operation of resource.operations) {
 			for (const property of operation.properties) {

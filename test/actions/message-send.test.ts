@@ -46,6 +46,22 @@ test('the Operation dropdown of the Message resource offers every operation, alp
 	]);
 });
 
+test('switching Resource lands on a harmless, common operation, never on one that deletes or bans', () => {
+	const defaults = Object.fromEntries(
+		new Rubika().description.properties
+			.filter((property) => property.name === 'operation')
+			.map((property) => [property.displayOptions?.show?.resource?.[0], property.default]),
+	);
+	expect(defaults).toEqual({
+		bot: 'getMe',
+		chat: 'getChat',
+		message: 'sendMessage',
+		file: 'download',
+		update: 'getUpdates',
+		custom: 'callMethod',
+	});
+});
+
 describe('Message → Send Poll / Location / Contact: what they share with Send Text', () => {
 	test.each(SENDS)('%s: inline keypad, chat keypad and send options go into the body', async (operation, parameters, body) => {
 		const earlier = actions.sandbox.userSendMessage({ userId: sara.user_id, text: 'where and when?' });

@@ -34,4 +34,9 @@ export interface RubikaResource {
 	name: string;
 	description: string;
 	operations: RubikaOperation[];
+	/**
+	 * The operation a new node (or a switch to this resource) starts with: a harmless, common one, never one
+	 * that deletes or bans. Without it, the first operation in the (alphabetical) dropdown.
+	 */
+	defaultOperation?: string;
 }

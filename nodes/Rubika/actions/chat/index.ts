@@ -11,6 +11,7 @@ export const chatResource: RubikaResource = {
 	value: 'chat',
 	name: 'Chat',
 	description: 'Chat details, members and the chat keypad',
+	defaultOperation: getChat.value,
 	// Alphabetical in the Operation dropdown, as everywhere in the node.
 	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
 };

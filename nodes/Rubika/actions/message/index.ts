@@ -27,6 +27,7 @@ export const messageResource: RubikaResource = {
 	value: 'message',
 	name: 'Message',
 	description: 'Send, forward, edit and delete messages',
+	defaultOperation: sendMessage.value,
 	// Alphabetical in the Operation dropdown, as everywhere in the node.
 	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
 };
