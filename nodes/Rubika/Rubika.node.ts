@@ -27,6 +27,7 @@ function buildProperties(): INodeProperties[] {
 		},
 	];
 	for (const resource of RESOURCES) {
+		const defaultOperation = resource.defaultOperation ?? resource.operations[0].value;
 		properties.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -39,7 +40,7 @@ function buildProperties(): INodeProperties[] {
 				action,
 				description,
 			})),
-			default: resource.defaultOperation ?? resource.operations[0].value,
+			default: defaultOperation,
 		});
 		for (const operation of resource.operations) {
 			for (const property of operation.properties) {

@@ -253,6 +253,7 @@ export function chatKeypadProperties(
 				{ name: 'JSON', value: 'json', description: 'Give the keypad as JSON or from an expression' },
 			],
 			default: 'builder',
+			description: 'How the chat keypad is given: rows and buttons one by one, or JSON',
 			displayOptions: { show: setShow },
 		},
 		keypadBuilderProperty('chatKeypad', 'Chat Keypad Rows', { ...setShow, chatKeypadMode: ['builder'] }),
@@ -296,7 +297,9 @@ export function formattingProperties(show: ShowConditions = {}, textField = 'Tex
 			displayName: 'Formatting',
 			name: 'formatting',
 			type: 'options',
+			// None first: what most messages want, and what is sent when nothing is chosen.
 			options: [
+				{ name: 'None', value: 'none', description: `Send ${textField} exactly as written` },
 				{
 					name: 'Builder',
 					value: 'builder',
@@ -312,7 +315,6 @@ export function formattingProperties(show: ShowConditions = {}, textField = 'Tex
 					value: 'markdown',
 					description: `Read ${textField} as Rubika Markdown: **bold**, __italic__, --underline--, ~~strike~~, ||spoiler||, \`mono\`, \`\`\`pre\`\`\`, > quote, [text](https://…), [name](u0…)`,
 				},
-				{ name: 'None', value: 'none', description: `Send ${textField} exactly as written` },
 			],
 			default: 'none',
 			description: `How ${textField} is formatted`,
@@ -372,6 +374,7 @@ export function formattingProperties(show: ShowConditions = {}, textField = 'Tex
 							type: 'options',
 							options: METADATA_TYPE_OPTIONS,
 							default: 'Bold',
+							description: 'How the range looks or what it does: Bold, Italic, a Link (needs a URL), a mention (MentionText, groups only)…',
 						},
 					],
 				},

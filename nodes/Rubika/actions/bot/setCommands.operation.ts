@@ -85,6 +85,7 @@ export const setCommands: RubikaOperation = {
 				{ name: 'JSON', value: 'json', description: 'Give the commands as JSON or from an expression' },
 			],
 			default: 'builder',
+			description: 'How the commands are given: one by one, or as JSON',
 		},
 		{
 			displayName: 'Commands',

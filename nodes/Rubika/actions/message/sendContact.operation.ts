@@ -19,12 +19,16 @@ export const sendContact: RubikaOperation = {
 			type: 'string',
 			required: true,
 			default: '',
+			placeholder: 'Sara',
+			description: 'First name of the contact, as the chat shows it',
 		},
 		{
 			displayName: 'Last Name',
 			name: 'lastName',
 			type: 'string',
 			default: '',
+			placeholder: 'Karimi',
+			description: 'Last name of the contact; may be left empty',
 		},
 		{
 			displayName: 'Phone Number',

@@ -36,6 +36,7 @@ export const sendFile: RubikaOperation = {
 				},
 			],
 			default: 'binary',
+			description: 'Where the file comes from: binary data of the input item, or a file Rubika already has',
 		},
 		{ ...binaryPropertyField('Name of the binary field of the input item that holds the file'), displayOptions: { show: fromBinary } },
 		{ ...fileTypeField(), displayOptions: { show: fromBinary } },

@@ -23,6 +23,8 @@ export const sendPoll: RubikaOperation = {
 			type: 'string',
 			required: true,
 			default: '',
+			placeholder: 'Where shall we have lunch?',
+			description: 'The question the poll asks',
 		},
 		{
 			displayName: 'Poll Options Input',
@@ -37,6 +39,7 @@ export const sendPoll: RubikaOperation = {
 				},
 			],
 			default: 'list',
+			description: 'How the answers are given: one by one, or as a list (JSON or an expression)',
 		},
 		{
 			displayName: 'Poll Options',
