@@ -28,6 +28,7 @@ import type { UpdateFilters, UpdateItem } from '../shared/updates';
 import {
 	INLINE_MESSAGE_TYPE,
 	RecentKeys,
+	derived,
 	matchesFilters,
 	parseUpdateFilters,
 	updateFiltersProperty,
@@ -493,7 +494,7 @@ function deliveryToItem(body: unknown): UpdateItem | undefined {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
 	const item = webhookBodyToItem(body);
 	if (item !== undefined) return item;
-	return {
+	return derived({
 		type: OTHER_DELIVERY_TYPE,
 		chat_id: null,
 		message_id: null,
@@ -507,5 +508,5 @@ function deliveryToItem(body: unknown): UpdateItem | undefined {
 		time: null,
 		update_key: '',
 		update: body as IDataObject,
-	};
+	}, null);
 }

@@ -35,8 +35,49 @@ export interface UpdateItem extends IDataObject {
 	time: string | number | null;
 	/** Identity of this event, the same each time Rubika sends it again. */
 	update_key: string;
+	/** `private`, `group` or `channel`, from the chat id's prefix (b0…, g0…, c0…); null when unknown. */
+	chat_type: ChatKind | null;
+	/** What the message holds: text, file, location, contact, poll or sticker; null without a message. */
+	content_kind: ContentKind | null;
+	/** The text again, under the name n8n's AI Agent and chat memory read without mapping. */
+	chatInput: string | null;
+	/** The chat id again, under the name n8n's chat memory keys a conversation by. */
+	sessionId: string | null;
 	/** The update (or inline message) exactly as received. */
 	update: IDataObject;
+}
+
+export const CHAT_KINDS = ['private', 'group', 'channel'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+export const CONTENT_KINDS = ['text', 'file', 'location', 'contact', 'poll', 'sticker'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+
+/** A chat's kind from its id: Rubika's ids carry it in their prefix (facts §2). */
+export function chatKindOf(chatId: string | null): ChatKind | null {
+	if (chatId === null) return null;
+	if (/^b0/i.test(chatId)) return 'private';
+	if (/^g0/i.test(chatId)) return 'group';
+	if (/^c0/i.test(chatId)) return 'channel';
+	return null;
+}
+
+function contentKindOf(message: Partial<Message> | undefined): ContentKind | null {
+	if (!message) return null;
+	if (isObject(message.file)) return 'file';
+	if (isObject(message.location)) return 'location';
+	if (isObject(message.contact_message)) return 'contact';
+	if (isObject(message.poll)) return 'poll';
+	if (isObject(message.sticker)) return 'sticker';
+	return typeof message.text === 'string' ? 'text' : null;
+}
+
+export type BaseItem = Omit<UpdateItem, 'chat_type' | 'content_kind' | 'chatInput' | 'sessionId'>;
+
+/** Fields every item has besides the raw update, filled from what the item says. */
+export function derived(item: BaseItem, kind: ContentKind | null): UpdateItem {
+	const chatId = item.chat_id as string | null;
+	const text = item.text as string | null;
+	return { ...item, chat_type: chatKindOf(chatId), content_kind: kind, chatInput: text, sessionId: chatId } as UpdateItem;
 }
 
 /**
@@ -65,7 +106,7 @@ function fromUpdate(update: Update): UpdateItem {
 	const time = timeOf(message?.time ?? update.update_time);
 	const messageId =
 		update.type === 'RemovedMessage' ? idOrNull(update.removed_message_id) : idOrNull(message?.message_id);
-	return {
+	return derived({
 		type: update.type,
 		chat_id: idOrNull(update.chat_id),
 		message_id: messageId,
@@ -79,12 +120,12 @@ function fromUpdate(update: Update): UpdateItem {
 		time: time.raw,
 		update_key: updateKey(update),
 		update: update as unknown as IDataObject,
-	};
+	}, contentKindOf(message));
 }
 
 function fromInlineMessage(inline: InlineMessage): UpdateItem {
 	const raw = (isObject(inline) ? inline : {}) as Partial<InlineMessage>;
-	return {
+	return derived({
 		type: INLINE_MESSAGE_TYPE,
 		chat_id: idOrNull(raw.chat_id),
 		message_id: idOrNull(raw.message_id),
@@ -99,7 +140,7 @@ function fromInlineMessage(inline: InlineMessage): UpdateItem {
 		time: null,
 		update_key: updateKey(inline),
 		update: inline as unknown as IDataObject,
-	};
+	}, contentKindOf(raw as Partial<Message>));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -284,6 +325,12 @@ export interface UpdateFilters {
 	commands: string[];
 	textPattern?: RegExp;
 	ignoreBots: boolean;
+	/** Button ids (chat keypad and inline taps); empty keeps every update. */
+	buttonIds: string[];
+	chatKinds: ChatKind[];
+	contentKinds: ContentKind[];
+	/** Drop updates whose time is older than this many seconds when they are read; 0 keeps every update. */
+	maxAgeSeconds: number;
 }
 
 /** Raw values of the `filters` collection below, as n8n hands them over. */
@@ -294,6 +341,10 @@ export interface UpdateFilterParameters {
 	commands?: string;
 	textPattern?: string;
 	ignoreBots?: boolean;
+	buttonIds?: string;
+	chatTypes?: string[];
+	contentKinds?: string[];
+	maxAgeSeconds?: number;
 }
 
 /** "Update Types": which kinds of update start the workflow. */
@@ -327,12 +378,33 @@ export const updateFiltersProperty: INodeProperties = {
 	description: 'Only updates that pass every filter set here start the workflow',
 	options: [
 		{
+			displayName: 'Button IDs',
+			name: 'buttonIds',
+			type: 'string',
+			default: '',
+			placeholder: 'yes, no, r1b2',
+			description:
+				'Only taps on these buttons: chat keypad taps (New Message with the button\'s ID) and, for the webhook trigger, inline keypad taps. Separate IDs with commas.',
+		},
+		{
 			displayName: 'Chat IDs',
 			name: 'chatIds',
 			type: 'string',
 			default: '',
 			placeholder: 'b0abc…, g0def…',
 			description: 'Only updates from these chats. Separate IDs with commas.',
+		},
+		{
+			displayName: 'Chat Types',
+			name: 'chatTypes',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Channel', value: 'channel', description: 'Channels (IDs starting c0)' },
+				{ name: 'Group', value: 'group', description: 'Groups (IDs starting g0)' },
+				{ name: 'Private Chat', value: 'private', description: 'A person\'s chat with the bot (IDs starting b0)' },
+			],
+			default: [],
+			description: 'Only updates from chats of these kinds',
 		},
 		{
 			displayName: 'Command List',
@@ -344,11 +416,35 @@ export const updateFiltersProperty: INodeProperties = {
 				'Only messages starting with one of these commands (case-insensitive, separated by commas). Implies Only Commands.',
 		},
 		{
+			displayName: 'Content Types',
+			name: 'contentKinds',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Contact', value: 'contact', description: 'A shared contact' },
+				{ name: 'File', value: 'file', description: 'A file, photo, video, voice or music' },
+				{ name: 'Location', value: 'location', description: 'A shared location' },
+				{ name: 'Poll', value: 'poll', description: 'A poll' },
+				{ name: 'Sticker', value: 'sticker', description: 'A sticker' },
+				{ name: 'Text', value: 'text', description: 'Text only' },
+			],
+			default: [],
+			description: 'Only messages that hold these kinds of content',
+		},
+		{
 			displayName: 'Ignore Messages From Bots',
 			name: 'ignoreBots',
 			type: 'boolean',
 			default: true,
 			description: 'Whether to drop messages whose sender is a bot, so that bots cannot trigger each other in loops',
+		},
+		{
+			displayName: 'Ignore Updates Older Than (Seconds)',
+			name: 'maxAgeSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Drop updates that are older than this when read, e.g. after the workflow was off for a long time. Updates without a time (inline taps) pass. 0 keeps every update.',
 		},
 		{
 			displayName: 'Only Commands',
@@ -399,12 +495,35 @@ export function parseUpdateFilters(types: unknown, raw: UpdateFilterParameters =
 		commands,
 		textPattern: parsePattern(raw.textPattern),
 		ignoreBots: raw.ignoreBots === true,
+		buttonIds: splitList(raw.buttonIds),
+		chatKinds: pickList(raw.chatTypes, CHAT_KINDS, 'Chat Types'),
+		contentKinds: pickList(raw.contentKinds, CONTENT_KINDS, 'Content Types'),
+		maxAgeSeconds: parseMaxAge(raw.maxAgeSeconds),
 	};
 }
 
+function pickList<T extends string>(value: unknown, allowed: readonly T[], field: string): T[] {
+	const list = splitList(value);
+	for (const entry of list) {
+		if (!(allowed as readonly string[]).includes(entry)) throw new InputError(field, `"${entry}" is not one of ${allowed.join(', ')}`);
+	}
+	return list as T[];
+}
+
+function parseMaxAge(value: unknown): number {
+	if (value === undefined || value === null || value === '') return 0;
+	const seconds = Number(value);
+	if (!Number.isFinite(seconds) || seconds < 0) throw new InputError('Ignore Updates Older Than (Seconds)', 'must be 0 or more');
+	return seconds;
+}
+
 /** Whether an item (from updateToItem) passes the filters. Pure and cheap: run it before any download. */
-export function matchesFilters(item: UpdateItem, filters: UpdateFilters): boolean {
+export function matchesFilters(item: UpdateItem, filters: UpdateFilters, now = Date.now()): boolean {
 	if (filters.types.length > 0 && !filters.types.includes(item.type)) return false;
+	if (filters.buttonIds.length > 0 && !filters.buttonIds.includes(item.button_id ?? '')) return false;
+	if (filters.chatKinds.length > 0 && (item.chat_type === null || !filters.chatKinds.includes(item.chat_type))) return false;
+	if (filters.contentKinds.length > 0 && (item.content_kind === null || !filters.contentKinds.includes(item.content_kind))) return false;
+	if (filters.maxAgeSeconds > 0 && item.time_iso !== null && now - Date.parse(item.time_iso) > filters.maxAgeSeconds * 1000) return false;
 	if (filters.chatIds.length > 0 && !filters.chatIds.includes(item.chat_id ?? '')) return false;
 	if (filters.senderIds.length > 0 && !filters.senderIds.includes(item.sender_id ?? '')) return false;
 	if (filters.ignoreBots && item.sender_type === 'Bot') return false;

@@ -6,6 +6,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_BOT_ID, DEMO_GROUP_ID } from '../../sandbox';
 import { ali, copy, reza, sara, texts, useSandbox } from './helpers';
+import type { Update } from '../../nodes/shared/types';
+import { matchesFilters, parseUpdateFilters, updateToItem } from '../../nodes/shared/updates';
 
 const t = useSandbox();
 
@@ -161,6 +163,11 @@ describe('output item', () => {
 			time: raw.new_message!.time,
 			time_iso: new Date(Number(raw.new_message!.time) * 1000).toISOString(),
 			update_key: `NewMessage:${sara.chat_id}:${raw.new_message!.message_id}`,
+			chat_type: 'private',
+			content_kind: 'text',
+			// What n8n's AI Agent and its chat memory read without mapping.
+			chatInput: 'shape',
+			sessionId: sara.chat_id,
 			update: raw,
 		});
 	});
@@ -223,5 +230,55 @@ describe('download files', () => {
 		const saved = copy(harness.nodeStaticData);
 		expect(await harness.tick()).toEqual({ items: [] });
 		expect(harness.nodeStaticData.cursor).toEqual(saved.cursor);
+	});
+});
+
+describe('button, chat type, content and age filters', () => {
+	const item = (update: Record<string, unknown>) => updateToItem(update as unknown as Update);
+	const message = (chat: string, fields: Record<string, unknown>) =>
+		item({ type: 'NewMessage', chat_id: chat, new_message: { message_id: '1', time: String(Math.floor(Date.now() / 1000)), sender_type: 'User', sender_id: 'u0a', ...fields } });
+
+	it('Button IDs keeps only taps on those buttons', () => {
+		const filters = parseUpdateFilters([], { buttonIds: 'yes, no' });
+		expect(matchesFilters(message('b0a', { text: 'Yes', aux_data: { button_id: 'yes' } }), filters)).toBe(true);
+		expect(matchesFilters(message('b0a', { text: 'Maybe', aux_data: { button_id: 'maybe' } }), filters)).toBe(false);
+		expect(matchesFilters(message('b0a', { text: 'typed' }), filters)).toBe(false);
+	});
+
+	it('Chat Types keeps private chats, groups or channels, told by the id\'s prefix', () => {
+		const filters = parseUpdateFilters([], { chatTypes: ['group', 'channel'] });
+		expect([message('g0x', { text: 'a' }), message('c0x', { text: 'b' }), message('b0x', { text: 'c' })].map((entry) => [entry.chat_type, matchesFilters(entry, filters)])).toEqual([
+			['group', true],
+			['channel', true],
+			['private', false],
+		]);
+	});
+
+	it('Content Types keeps messages with that content', () => {
+		const filters = parseUpdateFilters([], { contentKinds: ['file', 'location'] });
+		const kinds = [
+			message('b0a', { text: 'hi' }),
+			message('b0a', { file: { file_id: 'f', file_name: 'a.pdf' } }),
+			message('b0a', { location: { latitude: '1', longitude: '2' } }),
+			message('b0a', { contact_message: { phone_number: '1' } }),
+			message('b0a', { poll: { question: 'q' } }),
+			message('b0a', { sticker: { sticker_id: 's' } }),
+		];
+		expect(kinds.map((entry) => entry.content_kind)).toEqual(['text', 'file', 'location', 'contact', 'poll', 'sticker']);
+		expect(kinds.map((entry) => matchesFilters(entry, filters))).toEqual([false, true, true, false, false, false]);
+	});
+
+	it('Ignore Updates Older Than drops what is older when read; what has no time passes', () => {
+		const filters = parseUpdateFilters([], { maxAgeSeconds: 60 });
+		const now = Date.now();
+		const old = message('b0a', { text: 'old', time: String(Math.floor(now / 1000) - 3600) });
+		expect(matchesFilters(old, filters, now)).toBe(false);
+		expect(matchesFilters(message('b0a', { text: 'new' }), filters, now)).toBe(true);
+		expect(matchesFilters(updateToItem({ chat_id: 'b0a', message_id: '1', sender_id: 'u0a', text: 'tap', aux_data: { button_id: 'x' } } as never), filters, now)).toBe(true);
+	});
+
+	it('refuses a chat type or content type it does not know, naming the field', () => {
+		expect(() => parseUpdateFilters([], { chatTypes: ['supergroup'] })).toThrow(/"supergroup" is not one of private, group, channel/);
+		expect(() => parseUpdateFilters([], { maxAgeSeconds: -1 })).toThrow(/must be 0 or more/);
 	});
 });

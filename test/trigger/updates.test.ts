@@ -46,6 +46,10 @@ describe('updateToItem', () => {
 			time_iso: null,
 			time: null,
 			update_key: expect.stringMatching(/^InlineMessage:b0c:555:u0a:100:/),
+			chat_type: 'private',
+			content_kind: 'text',
+			chatInput: 'Add Account',
+			sessionId: 'b0c',
 			update: inline,
 		});
 		expect(webhookBodyToItem({ inline_message: inline })?.type).toBe('InlineMessage');
