@@ -16,6 +16,7 @@
 //
 // Ctrl-C stops n8n and the sandbox. The n8n install and the user folder are reused, so a second
 // start takes seconds plus n8n's own boot (about 10 s).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,6 +53,14 @@ async function stopAll(code = 0) {
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
+process.on('SIGHUP', () => stopAll(0));
+// `npm start` runs this under a shell. A SIGINT or SIGTERM sent only to npm (a process manager,
+// `kill -INT <npm>`) ends npm and the shell but never reaches this process, which is then re-parented:
+// notice that and stop everything, as Ctrl-C would.
+const startedUnder = process.ppid;
+setInterval(() => {
+	if (process.ppid !== startedUnder) void stopAll(0);
+}, 500).unref();
 
 function hash(...parts) {
 	const h = createHash('sha256');
@@ -164,6 +173,9 @@ async function reRegisterWebhooks(ctx, s, stateFile) {
 }
 
 async function main() {
+	// The project's own dependencies first (what `npm test` does too). Run from here, not chained in the npm
+	// script, so that npm's child is this process and a signal npm forwards reaches it.
+	execFileSync(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), 'ensure-deps.mjs')], { stdio: 'inherit' });
 	const port = Number(process.env.N8N_PORT || 5678);
 	const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT || port + 1);
 	const sandboxPort = Number(process.env.RUBIKA_SANDBOX_PORT || 8765);
