@@ -17,8 +17,12 @@ export interface BuilderButton {
 	/** One of BUTTON_TYPES; empty → `Simple`. */
 	type?: string;
 	text?: string;
-	/** JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`. */
+	/**
+	 * JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`: in the builder under
+	 * Button Options (`options.extra`); at the top level in workflows made before that.
+	 */
 	extra?: string | Record<string, unknown>;
+	options?: { extra?: string | Record<string, unknown> };
 	/** Link buttons: what they open, and the address or channel. */
 	linkType?: string;
 	url?: string;
@@ -205,7 +209,7 @@ export function buildKeypadFromRows(
 			const list = Array.isArray(row?.buttons) ? row.buttons : row?.buttons?.button ?? [];
 			return {
 				buttons: list.map((entry, column) => {
-					const extra = parseExtra(entry.extra, field, rowIndex, column);
+					const extra = parseExtra(entry.options?.extra ?? entry.extra, field, rowIndex, column);
 					const id = entry.id === undefined || entry.id === null ? '' : String(entry.id).trim();
 					const type = (entry.type ?? '').trim();
 					const button: Button = {

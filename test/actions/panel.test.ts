@@ -47,3 +47,15 @@ test('the Formatting dropdown starts with None, what is sent when nothing is cho
 		expect((property.options?.[0] as { value: string }).value).toBe('none');
 	}
 });
+
+test('keypad buttons: each type says what it does, and the rarely needed JSON sits under Button Options', () => {
+	const keypad = new Rubika().description.properties.find((property) => property.name === 'inlineKeypad');
+	const rows = (keypad?.options?.[0] as INodePropertyCollection).values;
+	const button = ((rows.find((entry) => entry.name === 'buttons')?.options?.[0] ?? {}) as INodePropertyCollection).values;
+	const type = button.find((entry) => entry.name === 'type');
+	expect(type?.options?.filter((option) => !(option as { description?: string }).description)).toEqual([]);
+	expect(button.map((entry) => entry.name)).not.toContain('extra');
+	const options = button.find((entry) => entry.name === 'options');
+	expect(options?.type).toBe('collection');
+	expect(options?.options?.map((option) => (option as INodeProperties).name)).toEqual(['extra']);
+});

@@ -295,3 +295,15 @@ describe('Link buttons', () => {
 		expect(() => parseKeypad([[{ id: 'a', text: 'A', type: 'Link' }]], 'Keypad', 'inline')).toThrow(/a Link button needs a web address/);
 	});
 });
+
+test('the builder reads Extra Fields from Button Options, and from the top level as older workflows have it', () => {
+	const calendar = { button_calendar: { type: 'DatePersian', min_year: '1400', max_year: '1410', title: 'Date' } };
+	const fromOptions = buildKeypadFromRows(
+		[{ buttons: { button: [{ text: 'When?', type: 'Calendar', options: { extra: JSON.stringify(calendar) } }] } }],
+		'Inline Keypad',
+		'inline',
+	);
+	const older = buildKeypadFromRows([{ buttons: { button: [{ text: 'When?', type: 'Calendar', extra: calendar }] } }], 'Inline Keypad', 'inline');
+	expect(fromOptions.rows[0].buttons[0]).toEqual({ ...calendar, id: 'r1b1', type: 'Calendar', button_text: 'When?' });
+	expect(older).toEqual(fromOptions);
+});

@@ -55,7 +55,37 @@ function withInputErrors<T>(context: IExecuteFunctions, itemIndex: number, read:
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
-const BUTTON_TYPE_OPTIONS: INodePropertyOptions[] = BUTTON_TYPES.map((type) => ({ name: type, value: type })).sort(byName);
+/** What each button type does in the Rubika app, and what it needs besides a text (facts §2, §3). */
+const BUTTON_TYPE_DESCRIPTIONS: Record<(typeof BUTTON_TYPES)[number], string> = {
+	Simple: 'Reports the tap with the button ID; nothing else needed',
+	Selection: 'Opens a list to choose from; needs button_selection in Extra Fields',
+	Calendar: 'Opens a date picker; needs button_calendar in Extra Fields',
+	NumberPicker: 'Opens a number picker; needs button_number_picker in Extra Fields',
+	StringPicker: 'Opens a list of texts to pick one; needs button_string_picker in Extra Fields',
+	Location: 'Opens a map to pick or show a place; needs button_location in Extra Fields',
+	Payment: 'Starts a payment',
+	CameraImage: 'Asks for a photo taken with the camera',
+	CameraVideo: 'Asks for a video taken with the camera',
+	GalleryImage: 'Asks for a photo from the gallery',
+	GalleryVideo: 'Asks for a video from the gallery',
+	File: 'Asks for a file',
+	Audio: 'Asks for an audio file',
+	RecordAudio: 'Asks for a voice recording',
+	MyPhoneNumber: 'Sends the person\'s phone number',
+	MyLocation: 'Sends the person\'s location',
+	Textbox: 'Opens a text box; button_textbox in Extra Fields sets its lines and keyboard',
+	Link: 'Opens a web address or a channel to join (Opens, URL, Channel Username)',
+	AskMyPhoneNumber: 'Asks the person to share their phone number',
+	AskLocation: 'Asks the person to share a location',
+	AskMyLocation: 'Asks the person to share their own location',
+	Barcode: 'Opens the barcode scanner',
+};
+
+const BUTTON_TYPE_OPTIONS: INodePropertyOptions[] = BUTTON_TYPES.map((type) => ({
+	name: type,
+	value: type,
+	description: BUTTON_TYPE_DESCRIPTIONS[type],
+})).sort(byName);
 
 const METADATA_TYPE_OPTIONS: INodePropertyOptions[] = METADATA_TYPES.map((type) => ({ name: type, value: type })).sort(
 	byName,
@@ -96,6 +126,24 @@ function keypadBuilderProperty(name: string, displayName: string, show: ShowCond
 								name: 'button',
 								values: [
 									{
+										displayName: 'Button Options',
+										name: 'options',
+										type: 'collection',
+										placeholder: 'Add option',
+										default: {},
+										description: 'Settings only some button types need',
+										options: [
+											{
+												displayName: 'Extra Fields (JSON)',
+												name: 'extra',
+												type: 'json',
+												default: '{}',
+												description:
+													'Settings for special button types, e.g. {"button_calendar": {"type": "DatePersian", "min_year": "1400", "max_year": "1410", "title": "Date"}}',
+											},
+										],
+									},
+									{
 										displayName: 'Channel Username',
 										name: 'channelUsername',
 										type: 'string',
@@ -103,14 +151,6 @@ function keypadBuilderProperty(name: string, displayName: string, show: ShowCond
 										placeholder: 'my_channel',
 										displayOptions: { show: { type: ['Link'], linkType: ['joinchannel'] } },
 										description: 'Username of the channel to join, without @',
-									},
-									{
-										displayName: 'Extra Fields (JSON)',
-										name: 'extra',
-										type: 'json',
-										default: '',
-										description:
-											'Settings for special button types, e.g. {"button_calendar": {"type": "DatePersian", "min_year": "1400", "max_year": "1410", "title": "Date"}}. Leave empty for Simple buttons.',
 									},
 									{
 										displayName: 'ID',
