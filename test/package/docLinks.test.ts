@@ -61,7 +61,7 @@ function expectResolves(link: string, fromFile: string): void {
 }
 
 function markdownFiles(): string[] {
-	const files = ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md'];
+	const files = ['README.md', 'README.fa.md', 'CHANGELOG.md', 'BENCHMARKS.md'];
 	for (const folder of ['docs', 'e2e', 'examples', 'sandbox', 'bench']) {
 		if (!existsSync(join(ROOT, folder))) continue;
 		for (const name of readdirSync(join(ROOT, folder))) if (name.endsWith('.md')) files.push(join(folder, name));
