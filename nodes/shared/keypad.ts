@@ -17,11 +17,7 @@ export interface BuilderButton {
 	/** One of BUTTON_TYPES; empty → `Simple`. */
 	type?: string;
 	text?: string;
-	/**
-	 * JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`: in the builder under
-	 * Button Options (`options.extra`); at the top level in workflows made before that.
-	 */
-	extra?: string | Record<string, unknown>;
+	/** Button Options; `extra` is a JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`. */
 	options?: { extra?: string | Record<string, unknown> };
 	/** Link buttons: what they open, and the address or channel. */
 	linkType?: string;
@@ -209,7 +205,7 @@ export function buildKeypadFromRows(
 			const list = Array.isArray(row?.buttons) ? row.buttons : row?.buttons?.button ?? [];
 			return {
 				buttons: list.map((entry, column) => {
-					const extra = parseExtra(entry.options?.extra ?? entry.extra, field, rowIndex, column);
+					const extra = parseExtra(entry.options?.extra, field, rowIndex, column);
 					const id = entry.id === undefined || entry.id === null ? '' : String(entry.id).trim();
 					const type = (entry.type ?? '').trim();
 					const button: Button = {
@@ -243,7 +239,7 @@ function builderLink(entry: BuilderButton): ButtonLink {
 	return { type: 'url', link_url: String(entry.url ?? '').trim() };
 }
 
-function parseExtra(extra: BuilderButton['extra'], field: string, row: number, column: number): Record<string, unknown> {
+function parseExtra(extra: string | Record<string, unknown> | undefined, field: string, row: number, column: number): Record<string, unknown> {
 	if (extra === undefined || extra === null) return {};
 	let value: unknown = extra;
 	if (typeof extra === 'string') {

@@ -212,8 +212,8 @@ describe('buildKeypadFromRows (builder UI)', () => {
 				{
 					buttons: {
 						button: [
-							{ id: 'n', type: 'NumberPicker', text: 'Count', extra: '{"button_number_picker": {"min_value": "1", "max_value": "9"}}' },
-							{ id: 'l', type: 'Link', text: 'Site', extra: { button_link: { type: 'url', link_url: 'https://x.io' } } },
+							{ id: 'n', type: 'NumberPicker', text: 'Count', options: { extra: '{"button_number_picker": {"min_value": "1", "max_value": "9"}}' } },
+							{ id: 'l', type: 'Link', text: 'Site', options: { extra: { button_link: { type: 'url', link_url: 'https://x.io' } } } },
 						],
 					},
 				},
@@ -253,9 +253,9 @@ describe('buildKeypadFromRows (builder UI)', () => {
 		['a row without buttons', [{ buttons: { button: [{ text: 'A' }] } }, {}], 'row 2 has no buttons'],
 		['an empty text', [{ buttons: { button: [{ text: '' }] } }], 'row 1, button 1: button text is empty'],
 		['duplicate ids', [{ buttons: { button: [{ id: 'x', text: 'A' }, { id: 'x', text: 'B' }] } }], 'row 1, button 2: button id "x" is used twice'],
-		['invalid extra JSON', [{ buttons: { button: [{ text: 'A', extra: '{oops' }] } }], 'row 1, button 1: extra fields is not valid JSON'],
-		['extra that is not an object', [{ buttons: { button: [{ text: 'A', extra: '[1]' }] } }], 'row 1, button 1: extra fields must be a JSON object'],
-		['extra setting the id', [{ buttons: { button: [{ text: 'A', extra: '{"id": "z"}' }] } }], 'row 1, button 1: extra fields may not set "id"'],
+		['invalid extra JSON', [{ buttons: { button: [{ text: 'A', options: { extra: '{oops' } }] } }], 'row 1, button 1: extra fields is not valid JSON'],
+		['extra that is not an object', [{ buttons: { button: [{ text: 'A', options: { extra: '[1]' } }] } }], 'row 1, button 1: extra fields must be a JSON object'],
+		['extra setting the id', [{ buttons: { button: [{ text: 'A', options: { extra: '{"id": "z"}' } }] } }], 'row 1, button 1: extra fields may not set "id"'],
 	])('error: %s', (_name, rows, message) => {
 		const error = inputError(() => buildKeypadFromRows(rows, 'Inline Keypad', 'inline'));
 		expect(error.field).toBe('Inline Keypad');
@@ -296,14 +296,12 @@ describe('Link buttons', () => {
 	});
 });
 
-test('the builder reads Extra Fields from Button Options, and from the top level as older workflows have it', () => {
+test('the builder reads Extra Fields from Button Options', () => {
 	const calendar = { button_calendar: { type: 'DatePersian', min_year: '1400', max_year: '1410', title: 'Date' } };
-	const fromOptions = buildKeypadFromRows(
+	const keypad = buildKeypadFromRows(
 		[{ buttons: { button: [{ text: 'When?', type: 'Calendar', options: { extra: JSON.stringify(calendar) } }] } }],
 		'Inline Keypad',
 		'inline',
 	);
-	const older = buildKeypadFromRows([{ buttons: { button: [{ text: 'When?', type: 'Calendar', extra: calendar }] } }], 'Inline Keypad', 'inline');
-	expect(fromOptions.rows[0].buttons[0]).toEqual({ ...calendar, id: 'r1b1', type: 'Calendar', button_text: 'When?' });
-	expect(older).toEqual(fromOptions);
+	expect(keypad.rows[0].buttons[0]).toEqual({ ...calendar, id: 'r1b1', type: 'Calendar', button_text: 'When?' });
 });
