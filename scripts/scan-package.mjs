@@ -29,7 +29,7 @@ const TARBALL_LINT_PATTERNS = ['**/*.js', 'package.json'];
 /** What the tarball may hold, each with why n8n needs it. Anything else is a finding. */
 const SHIPPED = [
 	{ pattern: /^package\.json$/, why: 'the manifest with the "n8n" section' },
-	{ pattern: /^README\.md$/, why: 'the package page' },
+	{ pattern: /^README(\.[a-z]{2})?\.md$/, why: 'the package page and its translations (npm always packs README files)' },
 	{ pattern: /^LICENSE$/, why: 'the licence' },
 	{ pattern: /^dist\/(nodes|credentials)\/.+\.js$/, why: 'compiled nodes and credentials' },
 	{ pattern: /^dist\/(nodes|credentials)\/.+\.js\.map$/, why: 'their source maps' },
