@@ -322,6 +322,13 @@ export const test = {
 				idleReads = after.filter((r, k) => k > 0 && r.offset === after[k - 1].offset).length;
 				if (idleReads >= 2) {
 					if (mode === 'poll') break;
+					// Before 2.41 an update handed over at a stop can be lost, so executions may never reach the
+					// number sent; there is no publication lease either: caught up, give running executions a moment.
+					if (!dedup) {
+						await sleep(3000);
+						stored = await countExecutions().catch(() => 0);
+						break;
+					}
 					stored = await countExecutions().catch(() => 0);
 					if (stored >= sent.size) break;
 				}
