@@ -54,9 +54,9 @@ async function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 process.on('SIGHUP', () => stopAll(0));
-// `npm start` runs this under a shell. A SIGINT or SIGTERM sent only to npm (a process manager,
-// `kill -INT <npm>`) ends npm and the shell but never reaches this process, which is then re-parented:
-// notice that and stop everything, as Ctrl-C would.
+// `npm start` execs this process, so a SIGINT or SIGTERM npm forwards arrives here. When npm itself is
+// killed outright (SIGKILL) nothing arrives and this process is re-parented: notice that and stop
+// everything, as Ctrl-C would.
 const startedUnder = process.ppid;
 setInterval(() => {
 	if (process.ppid !== startedUnder) void stopAll(0);

@@ -7,9 +7,10 @@ import { callRubika } from '../../../shared/transport';
 import type { Keypad, MetadataPart } from '../../../shared/types';
 import { MAX_METADATA_PARTS } from '../../../shared/types';
 import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
-import { formDefinitionProperties, parseFormFields } from '../../waiting/responseForm';
+import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
+import { responseFormFields } from '../../waiting/webhook';
 import type { RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
@@ -174,13 +175,10 @@ export const sendAndWait: RubikaOperation = {
 		const chatId = readChatId(this, itemIndex);
 		const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		if (responseType === 'customForm') {
-			// The form is built only when the person opens it: a broken definition must fail now, not then.
-			parseFormFields(
-				this.getNodeParameter('defineForm', itemIndex, 'fields') as string,
-				this.getNodeParameter('formFields.values', itemIndex, []),
-				this.getNodeParameter('jsonOutput', itemIndex, ''),
-			);
+		// The form is built only when the person opens it: a broken definition must fail now, not then. The
+		// webhook reads it with the same function.
+		if (responseType !== 'approval') {
+			responseFormFields(responseType, (name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 		}
 		const waitTill = waitUntil(options.limitWaitTime as IDataObject | undefined);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'message', { requiredField: MESSAGE_FIELD });
