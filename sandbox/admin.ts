@@ -91,6 +91,18 @@ route('POST', '/bots/:botId/synthetic-updates', ({ sandbox, params, body }) => {
 route('GET', '/users', ({ sandbox }) => sandbox.users());
 route('POST', '/users', ({ sandbox, body }) => sandbox.addUser(object(body) as never));
 
+route('POST', '/recipients', ({ sandbox, body }) => {
+	const { count, botId } = object(body);
+	if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 100_000) throw new ActionError('count must be a whole number from 1 to 100000');
+	if (botId !== undefined && typeof botId !== 'string') throw new ActionError('botId must be a string');
+	return { chatIds: sandbox.addRecipients(count as number, botId) };
+});
+route('POST', '/bot-message-counts', ({ sandbox, body }) => {
+	const { chatIds } = object(body);
+	if (!Array.isArray(chatIds) || !chatIds.every((id) => typeof id === 'string')) throw new ActionError('chatIds must be a list of chat ids');
+	return { counts: sandbox.botMessageCounts(chatIds) };
+});
+
 route('GET', '/chats', ({ sandbox }) => sandbox.chats());
 route('POST', '/chats', ({ sandbox, body }) => {
 	const input = object(body);

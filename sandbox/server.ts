@@ -300,6 +300,28 @@ export class RubikaSandbox {
 		return chatSnapshot(this.state, this.state.privateChat(botId, userId, chatId));
 	}
 
+	/**
+	 * `count` new users, each with a private chat with the bot (the default bot unless `botId`): the audience
+	 * of a broadcast. Returns the chat ids in creation order.
+	 */
+	addRecipients(count: number, botId = this.state.defaultBot().bot_id): string[] {
+		const chatIds: string[] = [];
+		for (let index = 0; index < count; index++) {
+			const user = this.state.addUser({ first_name: `Recipient ${index + 1}` });
+			chatIds.push(this.state.privateChat(botId, user.user_id).chat_id);
+		}
+		return chatIds;
+	}
+
+	/** How many messages the bot has in each of these chats (a broadcast's audit: 1 each is exactly once). */
+	botMessageCounts(chatIds: readonly string[]): number[] {
+		return chatIds.map((chatId) => {
+			let count = 0;
+			for (const message of this.state.requireChat(chatId).messages.values()) if (message.sender_type === 'Bot') count++;
+			return count;
+		});
+	}
+
 	/** Adds a member or changes a role (an admin adding someone by hand also lifts a ban); null removes. */
 	setRole(chatId: string, memberId: string, role: 'admin' | 'member' | null): ChatSnapshot {
 		this.state.setRole(chatId, memberId, role);

@@ -27,15 +27,7 @@ const OPS: Record<string, (args: never) => unknown> = {
 		return {};
 	},
 	/** `count` new users, each with a private chat with the demo bot; returns the chat ids. */
-	createRecipients: ({ count }: { count: number }) => {
-		const botId = sandbox.state.defaultBot().bot_id;
-		const chatIds: string[] = [];
-		for (let index = 0; index < count; index++) {
-			const user = sandbox.addUser({ first_name: `Recipient ${index + 1}` });
-			chatIds.push(sandbox.privateChat(botId, user.user_id).chat_id);
-		}
-		return { chatIds };
-	},
+	createRecipients: ({ count }: { count: number }) => ({ chatIds: sandbox.addRecipients(count) }),
 	/** How many messages the bot has in each of these chats, and which texts. */
 	botMessages: ({ chatIds }: { chatIds: string[] }) =>
 		chatIds.map((chatId) =>

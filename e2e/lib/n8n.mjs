@@ -323,11 +323,13 @@ export async function executeWorkflow(ctx, id, { timeoutMs = 180_000, env } = {}
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Starts `n8n start` and waits for GET /healthz/readiness. Returns
- * { child, pid, baseUrl, log(), stop(), readyMs }. The log (stdout + stderr) is kept in memory and,
- * if `logFile` is given, written there too. `onLine` sees every line.
+ * Starts `n8n start` (or, with `command`, a queue-mode `worker` or `webhook` process) and waits until it
+ * answers GET /healthz/readiness on ctx.port (a worker's health server: pass QUEUE_HEALTH_CHECK_ACTIVE and
+ * QUEUE_HEALTH_CHECK_PORT=ctx.port in `env`). Returns { child, pid, baseUrl, log(), stop(), readyMs }. The
+ * log (stdout + stderr) is kept in memory and, if `logFile` is given, written there too. `onLine` sees every
+ * line.
  */
-export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env, args = [] } = {}) {
+export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env, args = [], command = 'start' } = {}) {
 	if (!(await isPortFree(ctx.port, ctx.listenAddress === '0.0.0.0' || ctx.listenAddress === '::' ? '0.0.0.0' : ctx.listenAddress))) {
 		throw new Error(`Port ${ctx.port} is in use: another n8n? Set another port (N8N_PORT).`);
 	}
@@ -335,7 +337,7 @@ export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env,
 		throw new Error(`Task-broker port ${ctx.brokerPort} is in use: set N8N_RUNNERS_BROKER_PORT to a free one.`);
 	}
 	const t = Date.now();
-	const child = spawn(ctx.paths.nodeBin, [ctx.paths.n8nBin, 'start', ...args], {
+	const child = spawn(ctx.paths.nodeBin, [ctx.paths.n8nBin, command, ...args], {
 		cwd: ctx.userFolder,
 		env: n8nEnv(ctx, env),
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -391,8 +393,9 @@ export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env,
 		try {
 			// Readiness comes when the database is up; older n8n (2.8) registers /rest a little later.
 			const res = await fetch(`${ctx.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			const rest = res.ok && (await fetch(`${ctx.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) }));
-			if (rest?.ok) {
+			// Only the main process has the REST API (workers and webhook processes are ready at readiness).
+			const rest = res.ok && (command !== 'start' || (await fetch(`${ctx.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) })));
+			if (rest === true || rest?.ok) {
 				server.readyMs = Date.now() - t;
 				return server;
 			}

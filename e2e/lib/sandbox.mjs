@@ -124,6 +124,10 @@ export function sandboxAdmin(baseUrl) {
 		/** Stores a file as if a user had uploaded it: { file_id, download_url }. */
 		addFile: (bytes, { name, mimeType = 'application/octet-stream', type = 'File' }) =>
 			call('POST', '/files', Buffer.from(bytes), { 'content-type': mimeType, 'x-file-name': enc(name), 'x-file-type': type }),
+		/** `count` new users with private chats with the bot: a broadcast's audience (their chat ids). */
+		recipients: (count) => call('POST', '/recipients', { count }).then((r) => r.chatIds),
+		/** The bot's messages per chat, in the order of `chatIds`. */
+		botMessageCounts: (chatIds) => call('POST', '/bot-message-counts', { chatIds }).then((r) => r.counts),
 		requests: (method) => call('GET', `/requests${method ? `?method=${enc(method)}` : ''}`),
 		clearRequests: () => call('DELETE', '/requests'),
 		deliveries: () => call('GET', '/deliveries'),

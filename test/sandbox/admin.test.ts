@@ -25,6 +25,18 @@ test('health, state and CORS', async () => {
 	expect(state.chats).toHaveLength(6);
 });
 
+test('a broadcast audience: new recipients with private chats, and the bot\'s messages counted per chat', async () => {
+	const { chatIds } = (await admin('POST', '/recipients', { count: 3 })).json;
+	expect(chatIds).toHaveLength(3);
+	expect(new Set(chatIds).size).toBe(3);
+	await ok(sandbox, 'sendMessage', { chat_id: chatIds[0], text: 'one' });
+	await ok(sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'two' });
+	await ok(sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'again' });
+	expect((await admin('POST', '/bot-message-counts', { chatIds })).json).toEqual({ counts: [1, 0, 2] });
+	expect((await admin('POST', '/recipients', { count: 0 })).httpStatus).toBe(400);
+	expect((await admin('POST', '/bot-message-counts', { chatIds: [1] })).httpStatus).toBe(400);
+});
+
 test('a user message sent through the admin API reaches getUpdates', async () => {
 	const sent = await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'from the browser' });
 	expect(sent.httpStatus).toBe(200);
