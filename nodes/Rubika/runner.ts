@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
 import type { RubikaOperation } from './actions/types';
+import { SentRecord } from './sentRecord';
 
 export interface RunSettings {
 	/** How many items are in flight at once. */
@@ -14,6 +15,8 @@ export interface RunSettings {
 /**
  * Runs one operation over all input items: paced and optionally concurrent (for broadcasts), output in
  * input order, every output item paired with its input item, and "Continue On Fail" handled per item.
+ * Send operations skip the chats already sent under the item's campaign (Skip Chats Already Sent) and
+ * record each delivery as it happens; the record is complete before this returns or throws.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
@@ -23,13 +26,26 @@ export async function runForEachItem(
 ): Promise<INodeExecutionData[]> {
 	const results: INodeExecutionData[][] = new Array(itemCount);
 	const interval = settings.maxPerSecond > 0 ? 1000 / settings.maxPerSecond : 0;
+	// Decided before anything is sent; throws when the store cannot be read, so nothing is sent then.
+	const record = await SentRecord.open(context, operation, itemCount);
 	let nextStart = Date.now();
 	let nextIndex = 0;
 	let firstError: Error | undefined;
 
 	const worker = async () => {
 		while (firstError === undefined && nextIndex < itemCount) {
+			const stopReason = record?.stopReason();
+			if (stopReason) {
+				firstError = stopReason;
+				break;
+			}
 			const itemIndex = nextIndex++;
+			const skipped = record?.skippedItem(itemIndex);
+			if (skipped) {
+				// Not sent, so it takes no place in the pacing either.
+				results[itemIndex] = [{ json: skipped, pairedItem: { item: itemIndex } }];
+				continue;
+			}
 			if (interval > 0) {
 				// Reserve a start slot before waiting, so concurrent workers space themselves out.
 				const slot = Math.max(nextStart, Date.now());
@@ -38,7 +54,10 @@ export async function runForEachItem(
 				if (wait > 0) await sleep(wait);
 			}
 			try {
-				results[itemIndex] = toOutputItems(await operation.execute.call(context, itemIndex), itemIndex);
+				record?.checkItem(itemIndex);
+				const output = await operation.execute.call(context, itemIndex);
+				record?.delivered(itemIndex);
+				results[itemIndex] = toOutputItems(output, itemIndex);
 			} catch (caught) {
 				const error = asNodeError(context, caught, itemIndex);
 				if (context.continueOnFail()) {
@@ -50,8 +69,15 @@ export async function runForEachItem(
 		}
 	};
 	const workers = Math.max(1, Math.min(settings.concurrency, itemCount));
-	await Promise.all(Array.from({ length: workers }, worker));
+	let recordError: Error | undefined;
+	try {
+		await Promise.all(Array.from({ length: workers }, worker));
+	} finally {
+		// Also when a send failed: what was delivered before it must be recorded, or a re-run repeats it.
+		recordError = await record?.finish();
+	}
 	if (firstError) throw firstError;
+	if (recordError) throw recordError;
 	return results.flat();
 }
 

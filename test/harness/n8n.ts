@@ -36,6 +36,7 @@ import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow'
 
 import { RubikaApi } from '../../credentials/RubikaApi.credentials';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
+import { useProcessedItemsStore } from './processedItems';
 
 export type BinaryMode = 'default' | 'filesystem';
 
@@ -70,6 +71,9 @@ export interface NodeRunResult {
 
 const NODE_UNDER_TEST = 'Rubika';
 const INPUT_NODE = 'Input';
+/** The ids every run uses, so runs share what n8n keeps per workflow and node (processed items). */
+export const HARNESS_WORKFLOW_ID = 'test-workflow';
+export const NODE_UNDER_TEST_ID = 'under-test';
 const credentialTypes: Record<string, ICredentialType> = { rubikaApi: new RubikaApi() };
 
 /** A stand-in for the node before ours: emits the test's items, binary data stored as n8n does. */
@@ -193,7 +197,7 @@ export function makeAdditionalData(credentials: TestCredentials, executionId = '
 		credentialsHelper: new CredentialsHelper(credentials),
 		executionId,
 		hooks: new ExecutionLifecycleHooks('manual', executionId, {
-			id: 'test-workflow',
+			id: HARNESS_WORKFLOW_ID,
 			name: 'test',
 			active: false,
 			nodes: [],
@@ -226,6 +230,7 @@ export function makeAdditionalData(credentials: TestCredentials, executionId = '
 /** Runs one node (the Rubika action node unless another is given) over the given input items. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 	await useBinaryMode(binaryModeReady ?? 'default');
+	await useProcessedItemsStore();
 	const items = options.items ?? [{ json: {} }];
 	const input = new HarnessInput();
 	// The engine calls execute() with its own context; hand the items over through that context.
@@ -246,7 +251,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 			parameters: {},
 		},
 		{
-			id: 'under-test',
+			id: NODE_UNDER_TEST_ID,
 			name: NODE_UNDER_TEST,
 			type: nodeType.description.name,
 			typeVersion: options.typeVersion ?? 1,
@@ -258,7 +263,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		},
 	];
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: HARNESS_WORKFLOW_ID,
 		name: 'test',
 		nodes,
 		connections: {

@@ -20,6 +20,12 @@ export interface RubikaOperation {
 	 */
 	waitsForResponse?: boolean;
 	/**
+	 * The chat one item's send delivers to (Forward: the destination chat). Operations that have it send
+	 * something that must not arrive twice, so the runner applies Skip Chats Already Sent (Send Options →
+	 * `campaignId`) to them; they must offer that option. Throws like `execute` would on a bad chat ID.
+	 */
+	recipient?(context: IExecuteFunctions, itemIndex: number): string;
+	/**
 	 * Runs the operation for one input item. Plain objects become output items (paired with the input
 	 * item by the node); full execution items are returned as they are, e.g. to carry binary data.
 	 */

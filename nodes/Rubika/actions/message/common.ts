@@ -62,12 +62,30 @@ const disableNotificationOption = (description: string): INodeProperties => ({
 	description,
 });
 
+export const CAMPAIGN_FIELD = 'Skip Chats Already Sent (Campaign ID)';
+
+/**
+ * Skip Chats Already Sent: the campaign under which each delivered chat is recorded (nodes/Rubika/sentRecord.ts
+ * does the recording). Only operations that name their `recipient` may offer it: the runner applies it to
+ * exactly those.
+ */
+const campaignOption: INodeProperties = {
+	displayName: CAMPAIGN_FIELD,
+	name: 'campaignId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. newsletter-2026-11',
+	description:
+		'When set, a chat this node already delivered to under this campaign ID, in any execution of this workflow (test runs included), is skipped: its output item says skipped. Each delivery is recorded in n8n\'s database, so re-running a broadcast that failed halfway sends only what is missing. Use a new ID for a new campaign. Empty sends to every item.',
+};
+
 /**
  * The "Send Options" collection. Forward takes only Disable Notification (forwardMessage has no reply);
- * the send methods also take a message to reply to.
+ * the send methods also take a message to reply to. Both offer Skip Chats Already Sent unless
+ * `skipAlreadySent` is false (Send and Wait: it sends one message and waits, it is no broadcast).
  */
-export function sendOptionsProperty(kind: 'send' | 'forward' = 'send'): INodeProperties {
-	const options =
+export function sendOptionsProperty(kind: 'send' | 'forward' = 'send', { skipAlreadySent = true } = {}): INodeProperties {
+	const options: INodeProperties[] =
 		kind === 'forward'
 			? [disableNotificationOption('Whether the forwarded message arrives silently, without a notification sound')]
 			: [
@@ -78,8 +96,9 @@ export function sendOptionsProperty(kind: 'send' | 'forward' = 'send'): INodePro
 						type: 'string',
 						default: '',
 						description: 'ID of a message in the same chat that this message answers',
-					} satisfies INodeProperties,
+					},
 				];
+	if (skipAlreadySent) options.push(campaignOption);
 	return { displayName: 'Send Options', name: 'sendOptions', type: 'collection', placeholder: 'Add option', default: {}, options };
 }
 

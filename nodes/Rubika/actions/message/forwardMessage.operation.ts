@@ -5,6 +5,10 @@ import { idProperty, requireId } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
 import { MESSAGE_ID_FIELD, messageIdProperty, readDisableNotification, sendOptionsProperty } from './common';
 
+function readToChatId(context: IExecuteFunctions, itemIndex: number): string {
+	return requireId(context, 'toChatId', itemIndex, 'To Chat ID');
+}
+
 export const forwardMessage: RubikaOperation = {
 	value: 'forwardMessage',
 	name: 'Forward',
@@ -16,10 +20,11 @@ export const forwardMessage: RubikaOperation = {
 		idProperty('To Chat ID', 'toChatId', 'g0…', 'Chat to forward the message to'),
 		sendOptionsProperty('forward'),
 	],
+	recipient: readToChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const fromChatId = requireId(this, 'fromChatId', itemIndex, 'From Chat ID');
 		const messageId = requireId(this, 'messageId', itemIndex, MESSAGE_ID_FIELD);
-		const toChatId = requireId(this, 'toChatId', itemIndex, 'To Chat ID');
+		const toChatId = readToChatId(this, itemIndex);
 		const body: IDataObject = {
 			from_chat_id: fromChatId,
 			message_id: messageId,

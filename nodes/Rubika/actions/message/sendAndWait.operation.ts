@@ -160,7 +160,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	sendOptionsProperty(),
+	sendOptionsProperty('send', { skipAlreadySent: false }),
 ];
 
 export const sendAndWait: RubikaOperation = {

@@ -41,6 +41,7 @@ export const sendContact: RubikaOperation = {
 		},
 		...sendExtrasProperties(),
 	],
+	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const firstName = requireString(this, 'firstName', itemIndex, 'First Name');

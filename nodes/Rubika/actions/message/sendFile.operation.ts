@@ -64,6 +64,7 @@ export const sendFile: RubikaOperation = {
 			options: [uploadFileNameOption],
 		},
 	],
+	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		// Everything is read and checked first: a bad field must not leave an uploaded file behind.
 		const chatId = readChatId(this, itemIndex);

@@ -32,6 +32,7 @@ export const sendLocation: RubikaOperation = {
 		},
 		...sendExtrasProperties(),
 	],
+	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const latitude = readCoordinate(this.getNodeParameter('latitude', itemIndex, '') as unknown, 'Latitude', 90);

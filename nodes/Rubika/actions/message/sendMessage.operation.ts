@@ -14,6 +14,7 @@ export const sendMessage: RubikaOperation = {
 		...messageTextProperties('The message. Sent exactly as written unless Formatting says otherwise.'),
 		...sendExtrasProperties(),
 	],
+	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const { text, metadata } = readMessageText(this, itemIndex);

@@ -77,6 +77,7 @@ export const sendPoll: RubikaOperation = {
 		},
 		...sendExtrasProperties(),
 	],
+	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const question = requireString(this, 'question', itemIndex, 'Question', { keepSpaces: true });
