@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs B1–B6, prints the tables and writes BENCHMARKS.md (and the raw figures to
+ * `npm run bench`: runs B1–B7, prints the tables and writes BENCHMARKS.md (and the raw figures to
  * bench/results/latest.json). Every figure is measured in the same run as its baseline.
  *
  *   npm run bench                 everything (a few minutes on 2 cores, plus about 11 for B6's real n8n)
@@ -18,6 +18,7 @@ import type { B2Result } from './cases/b2-broadcast';
 import type { B3Result, UploadMode } from './cases/b3-upload';
 import type { B4Result } from './cases/b4-drain';
 import type { B6Result, TriggerName } from './cases/b6-latency';
+import type { B7Result } from './cases/b7-queue';
 import type { B5Result } from './footprint';
 import { measureFootprint } from './footprint';
 import { REPO, runCase } from './lib/proc';
@@ -31,8 +32,8 @@ const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').toLowerCase().
 const wanted = (name: string) => !only || only.has(name);
 
 const SETTINGS = quick
-	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false } }
-	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true } };
+	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false }, b7: { recipients: 120, perSecond: 30, executions: [1, 2] } }
+	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true }, b7: { recipients: 600, perSecond: 30, executions: [1, 2, 4] } };
 
 /** B6: the random gaps between messages, and what the issue asks of the continuous trigger (report only). */
 const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { continuousP95Ms: 1_500, overWebhookP95Ms: 1_000 } };
@@ -49,6 +50,7 @@ interface Results {
 	b4?: B4Result;
 	b5?: B5Result;
 	b6?: B6Result;
+	b7?: B7Result;
 }
 
 interface B3Summary {
@@ -141,6 +143,14 @@ async function main(): Promise<void> {
 					`${b6.idleSlowdown ? ' (with the 5-minute idle slow-down: about 12 min)' : ''}…`,
 			);
 			results.b6 = await runCase<B6Result>('b6-latency', { ...b6, minGapMs: B6.minGapMs, maxGapMs: B6.maxGapMs, seed: B6.seed }, 1_800_000);
+		});
+	}
+
+	if (wanted('b7')) {
+		await attempt('b7', async () => {
+			const b7 = SETTINGS.b7;
+			log(`B7: broadcasts of ${count(b7.recipients)} in real n8n, regular vs queue mode (PostgreSQL, Redis), ${b7.executions.join('/')} at once under ${b7.perSecond}/s…`);
+			results.b7 = await runCase<B7Result>('b7-queue', b7, 3_600_000);
 		});
 	}
 
@@ -248,6 +258,7 @@ function render(results: Results, machine: Machine): string {
 		['b4', results.b4 && (() => renderB4(results.b4!))],
 		['b5', results.b5 && (() => renderB5(results.b5!))],
 		['b6', results.b6 && (() => renderB6(results.b6!))],
+		['b7', results.b7 && (() => renderB7(results.b7!))],
 	];
 	for (const [name, renderSection] of sections) {
 		const reason = results.failed[name];
@@ -300,6 +311,31 @@ function renderB1(r: B1Result): string[] {
 		'  HTTP stack (axios, follow-redirects, agent set-up) and the engine; the node\'s own code is a few percent of the samples.',
 		'- Credential resolutions: one per item, done by n8n for the request itself (in n8n each is a database read and a',
 		'  decryption; the harness answers from memory, so their cost does not show in these timings).',
+	];
+}
+
+function renderB7(r: B7Result): string[] {
+	const rows = r.runs.map((run) => [
+		run.mode,
+		String(run.executions),
+		run.pacing === 'divided' ? `${run.maxPerSecond}/s each` : 'none (0)',
+		seconds(run.seconds),
+		`${(run.shareOfLimit * 100).toFixed(0)} %`,
+		count(run.lost),
+		count(run.duplicated),
+		count(run.tooRequests),
+		count(run.failedExecutions),
+	]);
+	return [
+		`## B7 — broadcasts in queue mode (${count(r.recipients)} recipients, bot limited to ${r.perSecond}/s)`,
+		'',
+		'Real n8n 2.41.1 on PostgreSQL: regular mode (one process) and queue mode (Redis, main, webhook process, workers).',
+		'Each run starts the broadcasts at once through n8n\'s Webhook node, the audience split evenly; the sandbox counts.',
+		'"Share of the limit" is recipients served once per second ÷ the limit. Max Requests per Second is per execution:',
+		'"each" is the limit divided by the executions sending at once (what the README advises), "none" relies on the',
+		'node slowing down after TOO_REQUESTS.',
+		'',
+		table(['n8n', 'Executions at once', 'Max Requests per Second', 'Time', 'Share of the limit', 'Lost', 'Twice', 'TOO_REQUESTS', 'Failed executions'], rows),
 	];
 }
 

@@ -1,0 +1,332 @@
+#!/usr/bin/env node
+// The package in n8n's queue mode (e2e/lib/queue-world.mjs: PostgreSQL, Redis, main + 2 workers + 1 webhook
+// process, n8n 2.41.1), checked as a scaled-out user would:
+//   1. a broadcast to 2,000 sandbox users split into two executions that run at once on the two workers,
+//      under the sandbox's rate limit: every recipient gets the message exactly once;
+//   2. a worker killed (SIGKILL) in the middle of a broadcast that uses Skip Chats Already Sent, then the
+//      broadcast started again: every recipient served, duplicates only for what was in flight;
+//   3. the continuous Rubika Trigger (v2, the one for n8n without a public address) on main while main is
+//      restarted: every message in exactly one execution;
+//   4. the Rubika Webhook Trigger registered at the webhook process and receiving there; one update delivered
+//      to the webhook process and again to main: two executions (de-duplication memory is per process), and
+//      the documented Remove Duplicates step after the trigger lets exactly one through; copies arriving at the
+//      same instant at both are counted and reported;
+//   5. Send and Wait for Response: the person's answer arrives through the webhook process and a worker
+//      resumes the execution.
+//
+//   node e2e/queue.mjs [--no-build] [--keep] [--tgz file] [--recipients 2000]
+//
+// Timings and throughput are printed, not bounded (benchmarks hold thresholds).
+import { randomUUID } from 'node:crypto';
+import { createReporter, isMain, parseArgs } from './lib/harness.mjs';
+import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
+import { packageLoadProblems } from './lib/n8n.mjs';
+import { broadcastWorkflow, createQueueWorld, startWebhook } from './lib/queue-world.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
+import { nodeItems, nodesRun, packOnce } from './lib/world.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+/** The sandbox's rate limit for the bot (requests per second), and what each of two broadcasts asks for. */
+const RATE_LIMIT = 60;
+const PER_EXECUTION = 28;
+
+const IDS = {
+	broadcast: 'e2eQueueBcast001',
+	continuous: 'e2eQueueCont0001',
+	webhook: 'e2eQueueHook0001',
+	approval: 'e2eQueueWait0001',
+};
+const PATHS = { broadcast: 'e2e-queue-broadcast', approval: 'e2e-queue-approval' };
+const HOOK_TRIGGER = 'Rubika Webhook Trigger';
+const CONT_TRIGGER = 'Rubika Trigger';
+const HANDLED = 'Handled';
+
+
+function workflows(demo) {
+	const sara = demo.users.sara;
+	return [
+		broadcastWorkflow(IDS.broadcast, PATHS.broadcast),
+		linearWorkflow(IDS.continuous, 'E2E queue: continuous trigger', [
+			node(CONT_TRIGGER, RUBIKA_TRIGGER, { filters: { textPattern: '^queue-cont ' } }, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL }),
+			noOp(HANDLED),
+		]),
+		linearWorkflow(IDS.webhook, 'E2E queue: webhook trigger + Remove Duplicates', [
+			node(HOOK_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, { filters: { textPattern: '^queue-hook ' } }, { credential: EXAMPLE_CREDENTIAL, webhookId: randomUUID() }),
+			node(
+				'Remove Duplicates',
+				'n8n-nodes-base.removeDuplicates',
+				{ operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.update_key }}', options: {} },
+				{ typeVersion: 2 },
+			),
+			noOp(HANDLED),
+		]),
+		linearWorkflow(IDS.approval, 'E2E queue: send and wait', [
+			startWebhook(PATHS.approval),
+			rubika('Ask', {
+				resource: 'message',
+				operation: 'sendAndWait',
+				chatId: sara.chat_id,
+				message: 'Publish the queue-mode report?',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve', disapproveLabel: 'Decline' } },
+			}),
+			noOp('After the answer'),
+		]),
+	];
+}
+
+/** Counts → { once, missing, twice: [chat ids seen more than once] }. */
+function audit(chatIds, counts) {
+	const result = { once: 0, missing: [], repeated: [] };
+	counts.forEach((n, i) => {
+		if (n === 1) result.once++;
+		else if (n === 0) result.missing.push(chatIds[i]);
+		else result.repeated.push(`${chatIds[i]} ×${n}`);
+	});
+	return result;
+}
+
+const finished = (e) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
+
+export async function run(world, t, { recipients = 2000 } = {}) {
+	const { admin, demo } = world;
+	const sara = demo.users.sara;
+	const postTo = (base, path, body) =>
+		fetch(`${base}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+	await t.step('the package loads in main, both workers and the webhook process', async () => {
+		for (const name of world.processNames()) t.eq(`${name}: no problems loading n8n-nodes-rubika in its log`, packageLoadProblems(world.log(name)), []);
+	});
+
+	// --- 1. a broadcast split across two workers ------------------------------------------------------
+	await t.step('broadcast on two workers', async () => {
+		await admin.config({ rateLimit: { perSecond: RATE_LIMIT, status: 'TOO_REQUESTS', httpStatus: 200 } });
+		await world.activate(IDS.broadcast);
+		await world.waitForWebhook('webhook', PATHS.broadcast);
+		const chatIds = await admin.recipients(recipients);
+		const half = Math.ceil(chatIds.length / 2);
+		const parts = [chatIds.slice(0, half), chatIds.slice(half)];
+		const started = Date.now();
+		const answers = await Promise.all(
+			parts.map((part) => postTo(world.webhookBase, PATHS.broadcast, { recipients: part.map((chat_id) => ({ chat_id })), perSecond: PER_EXECUTION, campaign: '' })),
+		);
+		t.eq('the webhook process accepts both halves', answers.map((a) => a.status), [200, 200]);
+		const executions = await world.waitForExecutions(IDS.broadcast, (list) => list.filter(finished).length >= 2, { timeoutMs: 4 * 60_000, includeData: false });
+		const seconds = (Math.max(...executions.map((e) => Date.parse(e.stoppedAt))) - started) / 1000;
+		t.eq('both executions succeed', executions.map((e) => e.status), ['success', 'success']);
+		const workers = executions.map((e) => world.workersThatRan(e.id));
+		t.check('they ran at the same time on different workers', workers.every((w) => w.length === 1) && workers[0][0] !== workers[1][0], workers);
+		const result = audit(chatIds, await admin.botMessageCounts(chatIds));
+		t.eq(`every one of the ${chatIds.length} recipients got the message exactly once`, { once: result.once, missing: result.missing.length, repeated: result.repeated.length }, { once: chatIds.length, missing: 0, repeated: 0 });
+		const stats = await admin.requests('sendMessage');
+		const refused = stats.filter((r) => r.fault === 'rateLimit').length;
+		t.note(
+			`${chatIds.length} messages in ${seconds.toFixed(1)} s = ${(chatIds.length / seconds).toFixed(1)}/s, ${((100 * chatIds.length) / seconds / RATE_LIMIT).toFixed(0)} % of the ${RATE_LIMIT}/s limit (2 × ${PER_EXECUTION}/s asked); ${refused} answers were TOO_REQUESTS and retried`,
+		);
+		await admin.clearRequests();
+	});
+
+	// --- 2. a worker dies mid-broadcast; the re-run skips who was served -----------------------------
+	await t.step('worker killed mid-broadcast, re-run with Skip Chats Already Sent', async () => {
+		const chatIds = await admin.recipients(600);
+		const body = { recipients: chatIds.map((chat_id) => ({ chat_id })), perSecond: 40, campaign: `queue-kill-${Date.now()}` };
+		const before = (await world.executions(IDS.broadcast, { includeData: false })).length;
+		await postTo(world.webhookBase, PATHS.broadcast, body);
+		let delivered = 0;
+		const deadline = Date.now() + 60_000;
+		while (delivered < 150 && Date.now() < deadline) {
+			await sleep(200);
+			delivered = (await admin.botMessageCounts(chatIds)).filter((n) => n > 0).length;
+		}
+		const [running] = (await world.executions(IDS.broadcast, { includeData: false })).slice(before);
+		const victim = running && world.workersThatRan(running.id)[0];
+		if (!victim) throw new Error(`no worker log names the broadcast's execution ${running?.id}`);
+		await world.stop(victim, { kill: true });
+		await sleep(500);
+		const atKill = (await admin.botMessageCounts(chatIds)).filter((n) => n > 0).length;
+		t.check(`${victim} killed (SIGKILL) part-way: some recipients served, some not`, atKill > 0 && atKill < chatIds.length, `${atKill} of ${chatIds.length} served`);
+		// The same broadcast again (n8n does not re-run an execution whose worker died).
+		const restarted = world.startProcess(victim);
+		await postTo(world.webhookBase, PATHS.broadcast, body);
+		const rerun = await world.waitForExecutions(IDS.broadcast, (list) => list.slice(before + 1).some(finished), { timeoutMs: 90_000 });
+		const second = rerun.slice(before + 1).find(finished);
+		t.eq('the re-run succeeds', second?.status, 'success');
+		const items = nodeItems(second, 'Send');
+		const skipped = items.filter((i) => i.skipped === true).length;
+		t.check('the re-run skips the chats recorded as served', skipped > 0 && skipped <= atKill, `${skipped} skipped, ${atKill} served before the kill`);
+		const result = audit(chatIds, await admin.botMessageCounts(chatIds));
+		t.check('every recipient served after the re-run', result.missing.length === 0, `${result.missing.length} missing ${result.missing.slice(0, 5).join(', ')}`);
+		// What Skip Chats Already Sent promises: only what was in flight when the worker died goes twice.
+		t.check('at most the in-flight messages were sent twice', result.repeated.length <= 3, `${result.repeated.length} twice ${result.repeated.slice(0, 5).join(', ')}`);
+		t.note(`re-run: ${skipped} skipped as already sent, ${items.length - skipped} sent; ${result.repeated.length} recipient(s) got the message twice`);
+		await restarted;
+	});
+	await world.deactivate(IDS.broadcast);
+	await admin.config({ rateLimit: null });
+
+	// --- 3. the continuous trigger on main while main restarts -------------------------------------
+	await t.step('continuous trigger across a restart of main', async () => {
+		const before = (await admin.requests('getUpdates')).length;
+		await world.activate(IDS.continuous);
+		const reading = await waitUntil(async () => (await admin.requests('getUpdates')).length > before + 1, 60_000);
+		t.check('main starts reading getUpdates after activation', reading);
+		const texts = Array.from({ length: 30 }, (_, i) => `queue-cont ${String(i + 1).padStart(2, '0')}`);
+		const sender = (async () => {
+			for (const text of texts) {
+				await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text });
+				await sleep(250);
+			}
+		})();
+		await sleep(2500);
+		const t0 = Date.now();
+		await world.stop('main');
+		await world.startProcess('main');
+		t.note(`main stopped (SIGTERM) and started again in ${secs(Date.now() - t0)} while messages kept coming`);
+		await sender;
+		const executions = await world.waitForExecutions(
+			IDS.continuous,
+			(list) => list.filter(finished).flatMap((e) => nodeItems(e, CONT_TRIGGER)).length >= texts.length,
+			{ timeoutMs: 120_000 },
+		);
+		const got = executions.filter(finished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text));
+		const counts = new Map();
+		for (const text of got) counts.set(text, (counts.get(text) ?? 0) + 1);
+		t.eq('every message started exactly one execution', { lost: texts.filter((x) => !counts.has(x)), repeated: [...counts].filter(([, n]) => n > 1).map(([x]) => x) }, { lost: [], repeated: [] });
+		t.check('the executions ran on the workers', executions.every((e) => world.workersThatRan(e.id).length === 1), executions.map((e) => [e.id, world.workersThatRan(e.id)]));
+		await world.deactivate(IDS.continuous);
+	});
+
+	// --- 4. the webhook trigger through the webhook process ----------------------------------------
+	await t.step('webhook trigger through the webhook process', async () => {
+		await admin.clearRequests();
+		await world.activate(IDS.webhook);
+		const registration = await waitUntil(async () => (await admin.requests('updateBotEndpoints')).at(-1), 30_000);
+		const registered = registration?.body?.url ?? '';
+		t.check('activation on main registers the webhook process\'s address (WEBHOOK_URL)', registered.startsWith(`${world.webhookBase}/webhook/`), registered.replace(/secret=[^&]+/, 'secret=…'));
+		const [address, query] = registered.split('?');
+		const hookPath = address.slice(`${world.webhookBase}/webhook/`.length);
+		await world.waitForWebhook('webhook', hookPath);
+		await world.waitForWebhook('main', hookPath);
+		await admin.clearDeliveries();
+		await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'queue-hook first' });
+		const deliveries = await admin.settle();
+		t.check('the sandbox delivers to the webhook process and gets 200', deliveries.length === 1 && deliveries[0].url.startsWith(world.webhookBase) && deliveries[0].httpStatus === 200, deliveries.map((d) => [d.url?.split('?')[0], d.httpStatus]));
+		let list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 1);
+		t.check('… which starts an execution that a worker runs to the end', list.length === 1 && nodesRun(list[0]).includes(HANDLED) && world.workersThatRan(list[0].id).length === 1, list.map((e) => [e.status, nodesRun(e)]));
+
+		const update = (messageId, text) => ({
+			update: {
+				type: 'NewMessage',
+				chat_id: sara.chat_id,
+				new_message: { message_id: messageId, time: String(Math.floor(Date.now() / 1000)), is_edited: false, sender_type: 'User', sender_id: sara.user_id, text },
+			},
+		});
+		const deliver = (base, body) =>
+			fetch(`${base}/webhook/${hookPath}?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+		const handledCount = (executions, messageId) =>
+			executions.filter((e) => nodeItems(e, HOOK_TRIGGER)[0]?.message_id === messageId && nodesRun(e).includes(HANDLED) && nodeItems(e, HANDLED).length > 0).length;
+		const startedCount = (executions, messageId) => executions.filter((e) => nodeItems(e, HOOK_TRIGGER)[0]?.message_id === messageId).length;
+
+		// One update, delivered to the webhook process and a second later to main (another process).
+		const statuses = [await deliver(world.webhookBase, update('9100', 'queue-hook copy'))];
+		await sleep(1000);
+		statuses.push(await deliver(world.mainBase, update('9100', 'queue-hook copy')));
+		t.eq('both copies are answered 200', statuses, [200, 200]);
+		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 3);
+		t.eq('each process starts an execution for its copy (the trigger\'s duplicate memory is per process)', startedCount(list, '9100'), 2);
+		t.eq('Remove Duplicates on update_key after the trigger lets exactly one through', handledCount(list, '9100'), 1);
+
+		// Copies that arrive at both processes at the same instant: counted, reported (docs/queue-mode.md).
+		const pairs = ['9201', '9202', '9203', '9204', '9205'];
+		for (const id of pairs) await Promise.all([deliver(world.webhookBase, update(id, 'queue-hook pair')), deliver(world.mainBase, update(id, 'queue-hook pair'))]);
+		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 3 + 2 * pairs.length, { timeoutMs: 90_000 });
+		const through = pairs.map((id) => handledCount(list, id));
+		t.check('simultaneous copies at two processes: none lost past Remove Duplicates', through.every((n) => n >= 1), through);
+		t.note(`simultaneous copies at both processes: ${through.filter((n) => n > 1).length} of ${pairs.length} went through twice (Remove Duplicates reads and writes its record without a lock)`);
+
+		// WEBHOOK_URL changed and main restarted: n8n keeps the webhook it stored and does not run the
+		// trigger's registration again, so the bot keeps posting to the old address until re-activation.
+		const registrations = async () => (await admin.requests('updateBotEndpoints')).map((r) => r.body.url.split('?')[0]);
+		const before = (await registrations()).length;
+		const moved = { WEBHOOK_URL: `${world.mainBase}/`, N8N_WEBHOOK_URL: `${world.mainBase}/` };
+		await world.stop('main');
+		await world.startProcess('main', { env: moved });
+		await sleep(5000);
+		t.eq('after WEBHOOK_URL changes and main restarts, nothing registers the new address', (await registrations()).slice(before), []);
+		await world.deactivate(IDS.webhook);
+		await world.activate(IDS.webhook);
+		const after = await waitUntil(async () => (await registrations()).slice(before).at(-1), 30_000);
+		t.check('deactivating and activating the workflow registers it', after?.startsWith(`${world.mainBase}/webhook/`), after);
+		await world.deactivate(IDS.webhook);
+		await world.stop('main');
+		await world.startProcess('main');
+	});
+
+	// --- 5. send and wait, answered through the webhook process ---------------------------------------
+	await t.step('send and wait resumed through the webhook process', async () => {
+		await world.activate(IDS.approval);
+		await world.waitForWebhook('webhook', PATHS.approval);
+		await postTo(world.webhookBase, PATHS.approval, {});
+		const waiting = await world.waitForExecutions(IDS.approval, (l) => l.some((e) => e.status === 'waiting'));
+		const execution = waiting.find((e) => e.status === 'waiting');
+		t.check('the execution waits for the answer', !!execution, waiting.map((e) => e.status));
+		const message = (await admin.messages(sara.chat_id)).filter((m) => m.sender_type === 'Bot' && m.inline_keypad).at(-1);
+		const approve = message?.inline_keypad?.rows?.flatMap((r) => r.buttons).find((b) => b.button_link);
+		const tap = await admin.act('tap-link-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message.message_id, buttonId: approve.id });
+		t.check("the Approve button opens the webhook process's resume URL", tap.url?.startsWith(`${world.webhookBase}/webhook-waiting/${execution.id}/`), tap.url);
+		const page = await fetch(tap.url, { headers: { 'user-agent': BROWSER_UA } });
+		t.eq('the webhook process answers the person with a page', page.status, 200);
+		const done = await world.waitForExecutions(IDS.approval, (l) => l.some((e) => e.id === execution.id && finished(e)));
+		const resumed = done.find((e) => e.id === execution.id);
+		t.eq('a worker resumes the execution to the end', resumed?.status, 'success');
+		t.eq('… with the answer', nodeItems(resumed, 'Ask')[0]?.data?.approved, true);
+		await world.deactivate(IDS.approval);
+	});
+}
+
+async function waitUntil(fn, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const value = await fn();
+		if (value) return value;
+		await sleep(250);
+	}
+	return undefined;
+}
+
+/** One queue world, the scenarios, `N passed, N failed`. Used by `npm test` (after e2e/run.mjs). */
+export async function main(argv = process.argv.slice(2)) {
+	let recipients = 2000;
+	const rest = [];
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--recipients') recipients = Number(argv[++i]);
+		else rest.push(argv[i]);
+	}
+	const opts = parseArgs(rest);
+	const say = (s) => process.stdout.write(`[queue] ${s}\n`);
+	const t = createReporter('queue');
+	const started = Date.now();
+	let world;
+	let pack;
+	try {
+		pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
+		world = await createQueueWorld({ pack, workflows, log: say });
+		process.stdout.write(`\n=== queue mode (n8n ${world.version}: PostgreSQL, Redis, main + 2 workers + webhook process) ===\n`);
+		await world.start();
+		await run(world, t, { recipients });
+	} catch (e) {
+		t.check('queue mode ran to the end', false, e?.stack || String(e));
+	} finally {
+		const keep = opts.keep || t.failed > 0;
+		await world?.close({ keep });
+		if (keep && world) say(`work folder kept: ${world.workDir} (logs: main.log, worker1.log, worker2.log, webhook.log)`);
+		pack?.cleanup();
+	}
+	process.stdout.write(`${t.passed} passed, ${t.failed} failed (queue, ${secs(Date.now() - started)})\n`);
+	return t.failed ? 1 : 0;
+}
+
+if (isMain(import.meta.url)) process.exit(await main());
