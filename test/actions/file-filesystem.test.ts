@@ -61,6 +61,7 @@ test('Send File streams binary data from disk instead of loading it', async () =
 		size: data.length,
 		type: 'Video',
 		mime_type: 'video/mp4',
+		text: 'from disk',
 	});
 });
 

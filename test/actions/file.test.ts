@@ -51,6 +51,7 @@ describe('Message → Send File from binary data', () => {
 					size: data.length,
 					type: 'Image',
 					mime_type: 'image/png',
+					text: 'Our new logo',
 				},
 				pairedItem: { item: 0 },
 			},
@@ -273,6 +274,7 @@ describe('Message → Send File by file ID', () => {
 			message_id: actions.sandbox.lastMessage(DEMO_GROUP_ID)!.message_id,
 			chat_id: DEMO_GROUP_ID,
 			file_id: fileId,
+			text: 'again',
 		});
 	});
 

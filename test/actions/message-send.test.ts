@@ -87,7 +87,8 @@ describe('Message → Send Poll / Location / Contact: what they share with Send 
 			},
 		]);
 		const message = lastMessage();
-		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT }, pairedItem: { item: 0 } }]);
+		// The output says what was sent (the content fields), not how (keypads and options stay out).
+		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT, ...body }, pairedItem: { item: 0 } }]);
 		expect(message).toMatchObject({ inline_keypad: inlineKeypad, reply_to_message_id: earlier.message_id, disable_notification: true });
 	});
 
@@ -138,7 +139,7 @@ describe('Message → Send Poll', () => {
 		const options = ['پیتزا', 'سالاد', ' Kebab 🍢 '];
 		expect(bodies('sendPoll')).toEqual([{ chat_id: CHAT, question: 'ناهار چی بخوریم؟', options }]);
 		const message = lastMessage();
-		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT }]);
+		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT, question: 'ناهار چی بخوریم؟', options }]);
 		expect(message.poll).toEqual({
 			question: 'ناهار چی بخوریم؟',
 			options,
@@ -193,7 +194,7 @@ describe('Message → Send Location', () => {
 		expect(result.error).toBeUndefined();
 		expect(bodies('sendLocation')).toEqual([{ chat_id: CHAT, latitude: '35.6890', longitude: '51.3890' }]);
 		const message = lastMessage();
-		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT }]);
+		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT, latitude: '35.6890', longitude: '51.3890' }]);
 		expect(message.location).toEqual({ latitude: '35.6890', longitude: '51.3890' });
 	});
 
@@ -230,7 +231,7 @@ describe('Message → Send Contact', () => {
 		expect(result.error).toBeUndefined();
 		expect(bodies('sendContact')).toEqual([{ chat_id: CHAT, first_name: 'سارا', last_name: 'Karimi', phone_number: '+98 (912) 123-4567' }]);
 		const message = lastMessage();
-		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT }]);
+		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT, first_name: 'سارا', last_name: 'Karimi', phone_number: '+98 (912) 123-4567' }]);
 		expect(message.contact_message).toEqual({ first_name: 'سارا', last_name: 'Karimi', phone_number: '+98 (912) 123-4567' });
 	});
 

@@ -24,7 +24,7 @@ describe('Message → Send Text: formatting', () => {
 		expect(result.error).toBeUndefined();
 		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text }]);
 		const message = lastMessage();
-		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT }, pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT, text }, pairedItem: { item: 0 } }]);
 		expect(message).toMatchObject({ text, sender_type: 'Bot' });
 		expect(message.metadata).toBeUndefined();
 	});
@@ -177,7 +177,7 @@ describe('Message → Send Text: keypads and send options', () => {
 			},
 		]);
 		const message = lastMessage();
-		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT }]);
+		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT, text: 'Choose' }]);
 		expect(message).toMatchObject({
 			text: 'Choose',
 			inline_keypad: inlineBuilt,
@@ -271,8 +271,8 @@ describe('Message → Send Text: items, Continue On Fail and Rubika errors', () 
 			{ chat_id: reza.chat_id, text: 'Hello رضا' },
 		]);
 		expect(result.items).toEqual([
-			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id }, pairedItem: { item: 0 } },
-			{ json: { message_id: lastMessage(reza.chat_id).message_id, chat_id: reza.chat_id }, pairedItem: { item: 1 } },
+			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id, text: 'Hello Sara' }, pairedItem: { item: 0 } },
+			{ json: { message_id: lastMessage(reza.chat_id).message_id, chat_id: reza.chat_id, text: 'Hello رضا' }, pairedItem: { item: 1 } },
 		]);
 	});
 
@@ -289,7 +289,7 @@ describe('Message → Send Text: items, Continue On Fail and Rubika errors', () 
 			{ chat_id: 'b0UnknownChat', text: 'Hi' },
 		]);
 		expect(result.items).toEqual([
-			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id }, pairedItem: { item: 0 } },
+			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id, text: 'Hi' }, pairedItem: { item: 0 } },
 			{ json: { error: 'Chat ID: is required [item 1]' }, pairedItem: { item: 1 } },
 			{
 				json: {

@@ -59,6 +59,6 @@ export const sendContact: RubikaOperation = {
 			...readSendExtras(this, itemIndex),
 		};
 		const data = await callRubika(this, 'sendContact', body, { itemIndex });
-		return { ...data, chat_id: chatId };
+		return { ...data, chat_id: chatId, first_name: firstName, last_name: lastName, phone_number: phoneNumber };
 	},
 };

@@ -88,6 +88,6 @@ export const sendFile: RubikaOperation = {
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, extras);
 		const data = await callRubika(this, 'sendFile', body, { itemIndex });
-		return { ...data, chat_id: chatId, file_id: fileId, ...(upload ? describeUpload(upload) : {}) };
+		return { ...data, chat_id: chatId, file_id: fileId, ...(upload ? describeUpload(upload) : {}), ...(body.text === undefined ? {} : { text: body.text }) };
 	},
 };

@@ -39,7 +39,7 @@ export const sendLocation: RubikaOperation = {
 		const longitude = readCoordinate(this.getNodeParameter('longitude', itemIndex, '') as unknown, 'Longitude', 180);
 		const body: IDataObject = { chat_id: chatId, latitude, longitude, ...readSendExtras(this, itemIndex) };
 		const data = await callRubika(this, 'sendLocation', body, { itemIndex });
-		return { ...data, chat_id: chatId };
+		return { ...data, chat_id: chatId, latitude, longitude };
 	},
 };
 

@@ -22,6 +22,7 @@ export const sendMessage: RubikaOperation = {
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, readSendExtras(this, itemIndex));
 		const data = await callRubika(this, 'sendMessage', body, { itemIndex });
-		return { ...data, chat_id: chatId };
+		// What was sent, beside the ids: the text as it went out (after Markdown), for the next node and the reader.
+		return { ...data, chat_id: chatId, text };
 	},
 };

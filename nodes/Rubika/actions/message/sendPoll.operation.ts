@@ -88,7 +88,7 @@ export const sendPoll: RubikaOperation = {
 				: listOptions(this.getNodeParameter('pollOptions', itemIndex, {}) as { option?: Array<{ text?: unknown }> });
 		const body: IDataObject = { chat_id: chatId, question, options, ...readSendExtras(this, itemIndex) };
 		const data = await callRubika(this, 'sendPoll', body, { itemIndex });
-		return { ...data, chat_id: chatId };
+		return { ...data, chat_id: chatId, question, options };
 	},
 };
 
