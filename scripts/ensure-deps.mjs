@@ -22,9 +22,11 @@ if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) process.exit(0)
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // `.npmrc` sets ignore-scripts=true: n8n-core pulls isolated-vm, whose install script only builds on Node 24.
-// Not `npm ci`: npm 11 rejects this lockfile for lacking other platforms' optional packages; `npm install`
-// still follows the lockfile's versions.
-const args = ['install', '--no-audit', '--no-fund'];
+// `npm ci`: exactly the lockfile. The lockfile lists every platform's optional packages, so a clean install
+// works on Linux, macOS and Windows alike. The devDependency pinning unrs-resolver (the lint plugin's
+// resolver) to 1.12.2 is there for that: the registry reached here lacks 1.13.0's macOS and Windows bindings,
+// and without their entries npm ci refuses the lockfile. n8n's lint forbids `overrides`.
+const args = ['ci', '--no-audit', '--no-fund'];
 console.log(`[ensure-deps] npm ${args.join(' ')} (dependencies missing or changed)`);
 execFileSync(npm, args, { cwd: root, stdio: 'inherit' });
 writeFileSync(stamp, wanted);
