@@ -9,6 +9,7 @@
 // Environment (all optional):
 //   N8N_PORT (5678)  N8N_RUNNERS_BROKER_PORT (N8N_PORT+1)  RUBIKA_SANDBOX_PORT (8765)
 //   RUBIKA_N8N_HOME (~/.cache/n8n-nodes-rubika)  RUBIKA_N8N_VERSION (2.41.1; 2.8.4 runs on Node 20)
+//   RUBIKA_N8N_USER_FOLDER (RUBIKA_N8N_HOME/user-<version>)   where n8n keeps its database and settings
 //   RUBIKA_BOT_TOKEN, RUBIKA_BASE_URL      real API instead of the sandbox
 //   RUBIKA_N8N_OWNER_EMAIL / RUBIKA_N8N_OWNER_PASSWORD   the login to create (first run)
 //   N8N_LISTEN_ADDRESS (127.0.0.1)         use 0.0.0.0 to reach the editor from another machine
@@ -82,7 +83,9 @@ function packageEntries() {
 }
 
 async function prepareUserFolder(paths) {
-	const userFolder = path.join(paths.home, `user-${paths.version}`);
+	const userFolder = process.env.RUBIKA_N8N_USER_FOLDER
+		? path.resolve(process.env.RUBIKA_N8N_USER_FOLDER)
+		: path.join(paths.home, `user-${paths.version}`);
 	if (args.has('--fresh')) {
 		say(`--fresh: removing ${userFolder}`);
 		fs.rmSync(userFolder, { recursive: true, force: true });
