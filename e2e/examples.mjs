@@ -52,8 +52,11 @@ export const test = {
 			);
 			const sends = await admin.requests('sendMessage');
 			const span = sends.at(-1).at - sends[0].at;
-			// 5 per second: five messages need at least 4 intervals of 200 ms.
-			t.check('scheduled-broadcast: Request Options pace the sends (5 per second)', sends.length === 5 && span >= 700, `${sends.length} sends over ${span} ms`);
+			// 5 per second: the node starts the five sends 200 ms apart (800 ms in all). The sandbox sees them arrive a
+			// request's latency later, and the first request is the slow one (n8n sets up its HTTP client), which
+			// was seen to shorten the span to 677 ms on n8n 2.8.4. Unpaced, five sends on loopback take a few ms each,
+			// so half the paced span still tells the two apart.
+			t.check('scheduled-broadcast: Request Options pace the sends (5 per second)', sends.length === 5 && span >= 400, `${sends.length} sends over ${span} ms`);
 		});
 
 		// --- file-relay.json ----------------------------------------------------------------------
