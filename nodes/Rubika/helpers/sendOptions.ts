@@ -15,6 +15,7 @@ import { markdownToRubika } from '../../shared/markdown';
 import { parseMetadataJson, validateMetadataParts } from '../../shared/metadata';
 import { BUTTON_TYPES, METADATA_TYPES } from '../../shared/types';
 import type { Keypad, MetadataPart, MetadataType } from '../../shared/types';
+import { parameter } from './params';
 
 export type ShowConditions = NonNullable<IDisplayOptions['show']>;
 
@@ -435,14 +436,14 @@ export function formattingProperties(show: ShowConditions = {}, textField = 'Tex
 
 /** Reads the inline keypad fields; undefined when the user chose None. */
 export function readInlineKeypad(this: IExecuteFunctions, itemIndex: number): Keypad | undefined {
-	const mode = this.getNodeParameter('inlineKeypadMode', itemIndex, 'none') as string;
+	const mode = parameter(this, 'inlineKeypadMode', itemIndex, 'none') as string;
 	return withInputErrors(this, itemIndex, () => {
 		if (mode === 'builder') {
-			const value = this.getNodeParameter('inlineKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
+			const value = parameter(this, 'inlineKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
 			return buildKeypadFromRows(value.rows, FIELD.inlineKeypad, 'inline');
 		}
 		if (mode === 'json') {
-			return parseKeypad(this.getNodeParameter('inlineKeypadJson', itemIndex, ''), FIELD.inlineKeypadJson, 'inline');
+			return parseKeypad(parameter(this, 'inlineKeypadJson', itemIndex, ''), FIELD.inlineKeypadJson, 'inline');
 		}
 		return undefined;
 	});
@@ -457,15 +458,15 @@ export function readChatKeypad(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): { chat_keypad?: Keypad; chat_keypad_type?: 'New' | 'Remove' } {
-	const action = this.getNodeParameter('chatKeypadAction', itemIndex, 'leave') as string;
+	const action = parameter(this, 'chatKeypadAction', itemIndex, 'leave') as string;
 	if (action === 'remove') return { chat_keypad_type: 'Remove' };
 	if (action !== 'set') return {};
-	const mode = this.getNodeParameter('chatKeypadMode', itemIndex, 'builder') as string;
-	const resizeKeyboard = this.getNodeParameter('resizeKeyboard', itemIndex, true) as boolean;
-	const oneTimeKeyboard = this.getNodeParameter('oneTimeKeyboard', itemIndex, false) as boolean;
+	const mode = parameter(this, 'chatKeypadMode', itemIndex, 'builder') as string;
+	const resizeKeyboard = parameter(this, 'resizeKeyboard', itemIndex, true) as boolean;
+	const oneTimeKeyboard = parameter(this, 'oneTimeKeyboard', itemIndex, false) as boolean;
 	const keypad = withInputErrors(this, itemIndex, () => {
 		if (mode === 'json') {
-			const parsed = parseKeypad(this.getNodeParameter('chatKeypadJson', itemIndex, ''), FIELD.chatKeypadJson, 'chat');
+			const parsed = parseKeypad(parameter(this, 'chatKeypadJson', itemIndex, ''), FIELD.chatKeypadJson, 'chat');
 			// Flags written in the JSON win; the switches fill in what it leaves out.
 			parsed.resize_keyboard ??= resizeKeyboard;
 			if (parsed.one_time_keyboard === undefined) {
@@ -474,7 +475,7 @@ export function readChatKeypad(
 			}
 			return parsed;
 		}
-		const value = this.getNodeParameter('chatKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
+		const value = parameter(this, 'chatKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
 		return buildKeypadFromRows(value.rows, FIELD.chatKeypad, 'chat', { resizeKeyboard, oneTimeKeyboard });
 	});
 	return { chat_keypad: keypad, chat_keypad_type: 'New' };
@@ -500,9 +501,9 @@ export function readFormattedText(
 	textParameterName = 'text',
 	options: { requiredField?: string } = {},
 ): { text: string; metadata?: { meta_data_parts: MetadataPart[] } } {
-	const rawText = this.getNodeParameter(textParameterName, itemIndex, '') as unknown;
+	const rawText = parameter(this, textParameterName, itemIndex, '') as unknown;
 	const text = rawText === undefined || rawText === null ? '' : typeof rawText === 'string' ? rawText : String(rawText);
-	const formatting = this.getNodeParameter('formatting', itemIndex, 'none') as string;
+	const formatting = parameter(this, 'formatting', itemIndex, 'none') as string;
 	return withInputErrors(this, itemIndex, () => {
 		const formatted = applyFormatting(this, itemIndex, text, formatting);
 		if (options.requiredField !== undefined && formatted.text.trim() === '') {
@@ -533,13 +534,13 @@ function applyFormatting(
 		return converted;
 	}
 	if (formatting === 'builder') {
-		const value = context.getNodeParameter('formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
+		const value = parameter(context, 'formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
 		const parts = (value.part ?? []).map(fromBuilderPart);
 		validateMetadataParts(text, parts, FIELD.formattingParts);
 		return { text, parts };
 	}
 	if (formatting === 'json') {
-		const parts = parseMetadataJson(context.getNodeParameter('metadataJson', itemIndex, ''), FIELD.formattingJson);
+		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), FIELD.formattingJson);
 		validateMetadataParts(text, parts, FIELD.formattingJson);
 		return { text, parts };
 	}

@@ -13,7 +13,7 @@ import {
 	readFormattedText,
 	readInlineKeypad,
 } from '../../helpers/sendOptions';
-import { chatIdProperty as chatIdField, idProperty, optionalId, requireId } from '../../helpers/params';
+import { chatIdProperty as chatIdField, idProperty, optionalId, parameter, requireId } from '../../helpers/params';
 
 export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
 
@@ -104,7 +104,7 @@ export function sendOptionsProperty(kind: 'send' | 'forward' = 'send', { skipAlr
 
 /** `disable_notification` as the boolean Rubika expects, only when the user set it (else the API's default applies). */
 export function readDisableNotification(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = context.getNodeParameter('sendOptions', itemIndex, {}) as IDataObject;
+	const options = parameter(context, 'sendOptions', itemIndex, {}) as IDataObject;
 	if (options.disableNotification === undefined) return {};
 	return { disable_notification: options.disableNotification === true || options.disableNotification === 'true' };
 }
@@ -115,6 +115,9 @@ export function readDisableNotification(context: IExecuteFunctions, itemIndex: n
  */
 export function readSendOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = readDisableNotification(context, itemIndex);
+	// Only read (and check) the reply id when the collection has one: each read costs n8n a look through the
+	// node's whole description, once per item of a broadcast.
+	if ((context.getNode().parameters.sendOptions as IDataObject | undefined)?.replyToMessageId === undefined) return fields;
 	const replyTo = optionalId(context, 'sendOptions.replyToMessageId', itemIndex, REPLY_TO_FIELD);
 	if (replyTo !== undefined) fields.reply_to_message_id = replyTo;
 	return fields;
