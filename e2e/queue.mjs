@@ -205,9 +205,9 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		await world.activate(IDS.webhook);
 		const registration = await waitUntil(async () => (await admin.requests('updateBotEndpoints')).at(-1), 30_000);
 		const registered = registration?.body?.url ?? '';
-		t.check('activation on main registers the webhook process\'s address (WEBHOOK_URL)', registered.startsWith(`${world.webhookBase}/webhook/`), registered.replace(/secret=[^&]+/, 'secret=…'));
-		const [address, query] = registered.split('?');
-		const hookPath = address.slice(`${world.webhookBase}/webhook/`.length);
+		t.check('activation on main registers the webhook process\'s address (WEBHOOK_URL)', registered.startsWith(`${world.webhookBase}/webhook/`), registered.replace(/[^/]+$/, '<secret>'));
+		// <webhook id>/webhook/<secret>: the secret is the path's last segment (the trigger's default).
+		const hookPath = registered.slice(`${world.webhookBase}/webhook/`.length);
 		await world.waitForWebhook('webhook', hookPath);
 		await world.waitForWebhook('main', hookPath);
 		await admin.clearDeliveries();
@@ -225,7 +225,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 			},
 		});
 		const deliver = (base, body) =>
-			fetch(`${base}/webhook/${hookPath}?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+			fetch(`${base}/webhook/${hookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
 		const handledCount = (executions, messageId) =>
 			executions.filter((e) => nodeItems(e, HOOK_TRIGGER)[0]?.message_id === messageId && nodesRun(e).includes(HANDLED) && nodeItems(e, HANDLED).length > 0).length;
 		const startedCount = (executions, messageId) => executions.filter((e) => nodeItems(e, HOOK_TRIGGER)[0]?.message_id === messageId).length;

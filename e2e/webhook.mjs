@@ -3,8 +3,9 @@
 // endpoints with the sandbox; "/start" gets a menu with an inline keypad; the sandbox taps a button and the
 // tap starts an execution that edits the menu; other text is echoed. Also: what n8n answers (200
 // {"status":"OK"} as JSON to a delivery that starts an execution, to a filtered one and to a repeated one),
-// the secret (403 without it), the suffix routes (path and query forms), and an n8n restart that neither
-// re-registers nor loses the hook.
+// the secret (the last segment of the registered address by default: 403 when wrong, no route without it),
+// the suffix routes after it, and an n8n restart that neither re-registers nor loses the hook. (The query
+// form of the secret is checked by the jest tests, test/webhook/.)
 //
 //   node e2e/webhook.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
@@ -52,14 +53,14 @@ export const test = {
 		});
 		t.eq('activation registers both endpoints with updateBotEndpoints', (registrations ?? []).map((r) => r.body.type).sort(), ['ReceiveInlineMessage', 'ReceiveUpdate']);
 		const registered = registrations?.[0]?.body?.url ?? '';
-		const [base, query] = registered.split('?');
-		const secret = new URLSearchParams(query).get('secret') ?? '';
-		t.check("the registered URL is n8n's production webhook URL of the node", base === hookUrl, registered.replace(secret, '<secret>'));
-		t.check('the URL carries a 32-character secret', SECRET_RE.test(secret));
+		const secret = registered.slice(registered.lastIndexOf('/') + 1);
+		const base = registered.slice(0, registered.lastIndexOf('/'));
+		t.check("the registered URL is n8n's production webhook URL of the node, then the secret", base === hookUrl, registered.replace(secret, '<secret>'));
+		t.check('the secret: 32 characters in the last path segment (the default)', SECRET_RE.test(secret) && !registered.includes('?'));
 		t.check('both endpoints get the same URL', registrations?.every((r) => r.body.url === registered));
 		const bot = await admin.bot(demo.botId);
 		t.eq('the sandbox keeps the two endpoints', bot.endpoints.map((e) => [e.type, e.url === registered]).sort(), [['ReceiveInlineMessage', true], ['ReceiveUpdate', true]]);
-		await world.waitForWebhook(hookPath);
+		await world.waitForWebhook(`${hookPath}/${secret}`);
 
 		// --- the secret ---------------------------------------------------------------------------
 		const fakeUpdate = (text, { messageId = '7', senderType = 'User' } = {}) => ({
@@ -72,12 +73,14 @@ export const test = {
 		const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 		/** POSTs a delivery with the secret, as Rubika would, and reads the answer: status, JSON or not, body. */
 		const deliver = async (body) => {
-			const answer = await post(`${hookUrl}?secret=${secret}`, body);
+			const answer = await post(`${hookUrl}/${secret}`, body);
 			return { status: answer.status, json: /^application\/json\b/.test(answer.headers.get('content-type') ?? ''), body: await answer.text() };
 		};
 		let res = await post(hookUrl, fakeUpdate('/start'));
-		t.check('a delivery without the secret is refused with 403', res.status === 403, `HTTP ${res.status}`);
-		res = await post(`${hookUrl}?secret=${'x'.repeat(32)}`, fakeUpdate('/start'));
+		t.check('a delivery without the secret finds no route (404)', res.status === 404, `HTTP ${res.status}`);
+		res = await post(`${hookUrl}?secret=${secret}`, fakeUpdate('/start'));
+		t.check('… also with the secret in the query instead of the path (404)', res.status === 404, `HTTP ${res.status}`);
+		res = await post(`${hookUrl}/${'x'.repeat(32)}`, fakeUpdate('/start'));
 		t.check('a delivery with a wrong secret is refused with 403', res.status === 403, `HTTP ${res.status}`);
 		await sleep(500);
 		t.eq('refused deliveries start nothing', (await world.executions(id)).length, 0);
@@ -196,29 +199,23 @@ export const test = {
 				'sandbox deliveries to <webhook>/receiveUpdate and <webhook>/receiveInlineMessage start executions',
 				deliveries.length === 2 &&
 					deliveries.every((d) => d.httpStatus === 200) &&
-					deliveries[0].url.startsWith(`${hookUrl}/receiveUpdate?secret=`) &&
-					deliveries[1].url.startsWith(`${hookUrl}/receiveInlineMessage?secret=`),
+					deliveries[0].url === `${hookUrl}/${secret}/receiveUpdate` &&
+					deliveries[1].url === `${hookUrl}/${secret}/receiveInlineMessage`,
 				shown,
 			);
 			t.check('… the tap through the suffix route edits the menu', nodesRun(execution).includes('Answer the tap'));
 		} finally {
 			await admin.config({ appendEndpointSuffix: false });
 		}
-		res = await post(`${hookUrl}/receiveInlineMessage`, fakeUpdate('/start'));
-		t.check('the suffix routes check the secret too (403 without it)', res.status === 403, `HTTP ${res.status}`);
-		// Query form: a service that appends its endpoint path to the registered URL as plain text.
-		res = await post(`${hookUrl}?secret=${secret}/receiveUpdate`, fakeUpdate('/start'));
-		const gluedBody = await res.text();
-		t.check('POST <webhook>?secret=<secret>/receiveUpdate is accepted (200 {"status":"OK"})', res.status === 200 && gluedBody === OK_BODY, `HTTP ${res.status} ${gluedBody}`);
-		execution = await nextExecution('query suffix');
-		t.check('… and starts an execution', nodesRun(execution).includes('Send the menu'));
-		res = await post(`${hookUrl}?secret=${secret}/somethingElse`, fakeUpdate('/start'));
-		t.check('an unknown text after the secret is refused (403)', res.status === 403, `HTTP ${res.status}`);
+		res = await post(`${hookUrl}/${'x'.repeat(32)}/receiveInlineMessage`, fakeUpdate('/start'));
+		t.check('the suffix routes check the secret too (403 with a wrong one)', res.status === 403, `HTTP ${res.status}`);
+		res = await post(`${hookUrl}/${secret}/somethingElse`, fakeUpdate('/start'));
+		t.check('an unknown suffix after the secret finds no route (404)', res.status === 404, `HTTP ${res.status}`);
 
 		// --- restart ------------------------------------------------------------------------------
 		const before = (await admin.requests('updateBotEndpoints')).length;
 		await world.restartServer();
-		await world.waitForWebhook(hookPath);
+		await world.waitForWebhook(`${hookPath}/${secret}`);
 		await sleep(1000);
 		t.eq('after an n8n restart the endpoints are not registered again (same URL)', (await admin.requests('updateBotEndpoints')).length, before);
 		t.eq('after the restart, a redelivery of an event handled before it is answered 200 {"status":"OK"}…', await deliver(direct), OK_ANSWER);
@@ -240,6 +237,24 @@ export const test = {
 			deliveries.at(-1)?.httpStatus,
 		);
 		t.eq('no execution started after deactivation', (await world.executions(id)).length, executions);
+
+		// --- "Listen for test event" --------------------------------------------------------------
+		// The editor's request; n8n registers the node's test webhook (…/webhook-test/…) and waits for a call.
+		await t.step('listen for a test event', async () => {
+			const s = await world.session();
+			const workflowData = await s.get(`/rest/workflows/${id}`);
+			await admin.clearRequests();
+			const started = await s.post(`/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: TRIGGER } });
+			t.check('n8n waits for a test event', started?.waitingForWebhook === true, started);
+			const testUrl = await eventually(async () => (await admin.requests('updateBotEndpoints')).map((r) => r.body.url).find((u) => u.includes('/webhook-test/')));
+			t.check('… and registers its test address, the secret as its last segment', testUrl === `${ctx.baseUrl}/webhook-test/${hookPath}/${secret}`, testUrl?.replace(secret, '<secret>'));
+			await admin.clearDeliveries();
+			await admin.act('send-message', { userId: sara.user_id, chatId: chat, text: 'a test event' });
+			const [delivery] = await admin.settle();
+			t.check('the sandbox delivers the message there and gets 200', delivery?.httpStatus === 200 && delivery?.url === testUrl, delivery && [delivery.url?.replace(secret, '<secret>'), delivery.httpStatus]);
+			const manual = await eventually(async () => (await world.executions(id)).find((e) => e.mode === 'manual'), { timeoutMs: 20_000 });
+			t.check('… which runs the workflow in the editor (a manual execution) with that message', nodeItems(manual, TRIGGER)[0]?.text === 'a test event', manual && { mode: manual.mode, status: manual.status });
+		});
 	},
 };
 

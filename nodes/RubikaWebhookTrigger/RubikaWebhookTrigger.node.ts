@@ -45,12 +45,16 @@ import {
 } from './registration';
 import {
 	ENDPOINT_SUFFIXES,
+	SECRET_PATH_PARAMETER,
 	deriveSecret,
+	hideSecret,
 	presentedSecret,
+	registeredUrl,
+	secretLocationOf,
 	secretsMatch,
-	urlWithSecret,
-	withoutSecret,
+	webhookPathFor,
 } from './secret';
+import type { SecretLocation } from './secret';
 import { RECENT_TAPS_FIELD, forgetTap, isRepeatedTap } from './taps';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
@@ -80,15 +84,34 @@ const ANSWER_AT_ONCE = { responseMode: 'onReceived', responseData: '' } as const
  * The webhook's own path, plus the same path with each suffix the service may append (facts §4). Only the
  * first is named `default`: n8n runs checkExists/create/delete per webhook name, and the bot must be
  * registered once, not six times. The suffix routes carry no lifecycle methods of their own.
+ *
+ * With the secret in the path (the default), each path has a `:secret` route parameter after `webhook`:
+ * n8n fills it from the request (getParamsData) and shows it as `:secret` in the editor's URL.
  */
 const WEBHOOK_PATH = 'webhook';
+const SECRET_PARAMETER = 'secretLocation';
+/** The path for the chosen Secret, as an expression n8n evaluates when it registers the routes. */
+const SECRET_NOT_IN_PATH = `["query", "off"].includes($parameter["${SECRET_PARAMETER}"])`;
+function pathExpression(suffix?: string): string {
+	const byLocation = (location: SecretLocation) => JSON.stringify(webhookPathFor(location, WEBHOOK_PATH, suffix));
+	return `={{ ${SECRET_NOT_IN_PATH} ? ${byLocation('query')} : ${byLocation('path')} }}`;
+}
+/**
+ * n8n finds a path with a route parameter by the node's webhook id in the request's first segment and the
+ * number of segments after it, counted on the path as registered: so that path must be given without the
+ * webhook id ("full path"); n8n still puts the id in front of it in the URL. Static paths keep the id prefix.
+ */
+// n8n evaluates isFullPath as an expression like path (WebhookService.getNodeWebhooks, on 2.8 and 2.41);
+// its type only says boolean.
+const IS_FULL_PATH = `={{ !${SECRET_NOT_IN_PATH} }}` as unknown as boolean;
 const webhooks: IWebhookDescription[] = [
-	{ name: 'default', httpMethod: 'POST', path: WEBHOOK_PATH, ...ANSWER_AT_ONCE },
+	{ name: 'default', httpMethod: 'POST', path: pathExpression(), isFullPath: IS_FULL_PATH, ...ANSWER_AT_ONCE },
 	...ENDPOINT_SUFFIXES.map(
 		(suffix): IWebhookDescription => ({
 			name: 'setup',
 			httpMethod: 'POST',
-			path: `${WEBHOOK_PATH}/${suffix}`,
+			path: pathExpression(suffix),
+			isFullPath: IS_FULL_PATH,
 			ndvHideUrl: true,
 			...ANSWER_AT_ONCE,
 		}),
@@ -167,6 +190,40 @@ export class RubikaWebhookTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName: 'Secret',
+				name: SECRET_PARAMETER,
+				type: 'options',
+				options: [
+					{
+						name: 'In the Path (Recommended)',
+						value: 'path',
+						description: 'The registered address ends in /(secret), which every service and proxy passes on',
+					},
+					{
+						name: 'As a Query Parameter',
+						value: 'query',
+						description:
+							'The registered address ends in ?secret=(secret). Whether Rubika keeps query strings is not documented: use it only if something in front of n8n cannot route the longer path.',
+					},
+					{
+						name: 'Off',
+						value: 'off',
+						description: 'No secret: anyone who learns the address can start this workflow with made-up updates',
+					},
+				],
+				default: 'path',
+				description:
+					'A secret derived from the bot token goes into the address registered with Rubika, and deliveries without it are refused (403). Rubika signs nothing it sends, so this is what tells its deliveries from anyone else\'s.',
+			},
+			{
+				displayName:
+					'Without a secret, anyone who knows or guesses this workflow\'s webhook address can make it run with fake updates (fake senders, fake texts). Turn it off only when something in front of n8n checks the deliveries.',
+				name: 'secretOffWarning',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { [SECRET_PARAMETER]: ['off'] } },
+			},
+			{
 				displayName: 'Endpoints',
 				name: 'endpoints',
 				type: 'multiOptions',
@@ -213,7 +270,7 @@ export class RubikaWebhookTrigger implements INodeType {
 
 			/** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
 			async create(this: IHookFunctions): Promise<boolean> {
-				const { url, endpoints } = await registrationTarget(this);
+				const { url, endpoints, secret } = await registrationTarget(this);
 				readFilters(this, endpoints);
 				readDownloadOptions(this);
 				const staticData = this.getWorkflowStaticData('node');
@@ -222,7 +279,7 @@ export class RubikaWebhookTrigger implements INodeType {
 				for (const type of endpoints) {
 					const answer = await callRubika(this, 'updateBotEndpoints', { url, type });
 					const status = String(answer?.status ?? '');
-					if (status !== 'Done') throw refusal(this, type, status, url);
+					if (status !== 'Done') throw refusal(this, type, status, hideSecret(url, secret));
 				}
 				saveRegistration(staticData, url, endpoints);
 				return true;
@@ -241,11 +298,16 @@ export class RubikaWebhookTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const token = await botToken(this);
-		const expected = deriveSecret(token, webhookKey(this));
-		if (!secretsMatch(presentedSecret(this.getQueryData()), expected)) {
-			// Rubika sends the secret on every delivery; without it, this is someone else.
-			answerNow(this, 403, { status: 'FORBIDDEN', message: 'Missing or wrong secret' });
-			return { noWebhookResponse: true };
+		const location = secretLocationOf(this.getNodeParameter(SECRET_PARAMETER, 'path'));
+		if (location !== 'off') {
+			const expected = deriveSecret(token, webhookKey(this));
+			const presented =
+				location === 'path' ? pathSecret(this.getParamsData()) : presentedSecret(this.getQueryData());
+			if (!secretsMatch(presented, expected)) {
+				// Rubika sends the secret on every delivery; without it, this is someone else.
+				answerNow(this, 403, { status: 'FORBIDDEN', message: 'Missing or wrong secret' });
+				return { noWebhookResponse: true };
+			}
 		}
 
 		const body = readDeliveryBody(this);
@@ -378,7 +440,7 @@ function tapRepeatWindowMs(context: IWebhookFunctions): number {
 /** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */
 async function registrationTarget(
 	context: IHookFunctions,
-): Promise<{ url: string; endpoints: UpdateEndpointType[] }> {
+): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string }> {
 	const chosen = context.getNodeParameter('endpoints', []) as string[];
 	const endpoints = normaliseTypes(chosen);
 	if (endpoints.length === 0) {
@@ -390,8 +452,15 @@ async function registrationTarget(
 	if (!webhookUrl) {
 		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
 	}
-	const secret = deriveSecret(await botToken(context), webhookKey(context));
-	return { url: urlWithSecret(webhookUrl, secret), endpoints };
+	const location = secretLocationOf(context.getNodeParameter(SECRET_PARAMETER, 'path'));
+	const secret = location === 'off' ? '' : deriveSecret(await botToken(context), webhookKey(context));
+	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
+}
+
+/** The secret a delivery presents in its path (n8n's route parameter), if any. */
+function pathSecret(params: unknown): string | undefined {
+	const value = (params as Record<string, unknown> | undefined)?.[SECRET_PATH_PARAMETER];
+	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
@@ -430,8 +499,8 @@ function readFilters(context: IHookFunctions | IWebhookFunctions, endpoints: Upd
 }
 
 /** What a person sees when Rubika does not answer `Done`. */
-function refusal(context: IHookFunctions, type: string, status: string, url: string): NodeOperationError {
-	const shown = withoutSecret(url);
+/** `shown` is the URL with its secret hidden. */
+function refusal(context: IHookFunctions, type: string, status: string, shown: string): NodeOperationError {
 	if (status === 'InvalidUrl') {
 		return new NodeOperationError(
 			context.getNode(),

@@ -2,8 +2,11 @@
  * The shared secret in the registered webhook URL.
  *
  * Rubika signs nothing it delivers (facts §4), and an n8n webhook URL is not hidden: it appears in the
- * editor, in logs and in reverse-proxy configs. So the URL given to `updateBotEndpoints` carries one more
- * query parameter, `secret`, and a request without the right value is refused before anything else runs.
+ * editor, in logs and in reverse-proxy configs. So the URL given to `updateBotEndpoints` carries a secret,
+ * and a request without the right value is refused before anything else runs. By default it is the last
+ * segment of the path (`…/webhook/<secret>`): whether Rubika keeps a registered URL's query string is not
+ * documented, and a path survives every service and proxy. The query form (`…/webhook?secret=<secret>`)
+ * stays available, and the user may turn the secret off.
  *
  * The secret is derived, not stored: HMAC-SHA256 keyed with the bot token over the node's webhook id. That
  * makes it
@@ -16,6 +19,42 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_QUERY_PARAMETER = 'secret';
+
+/** Where the secret goes in the registered URL (the trigger's Secret parameter). */
+export const SECRET_LOCATIONS = ['path', 'query', 'off'] as const;
+export type SecretLocation = (typeof SECRET_LOCATIONS)[number];
+
+/** The route parameter that holds the secret in the path form. */
+export const SECRET_PATH_PARAMETER = 'secret';
+
+/** The node's webhook path for a location; `suffix` is one of ENDPOINT_SUFFIXES or none. */
+export function webhookPathFor(location: SecretLocation, base: string, suffix?: string): string {
+	const segments = [base, ...(location === 'path' ? [`:${SECRET_PATH_PARAMETER}`] : []), ...(suffix ? [suffix] : [])];
+	return segments.join('/');
+}
+
+/** Reads the Secret parameter; anything unknown is the safe default. */
+export function secretLocationOf(value: unknown): SecretLocation {
+	return (SECRET_LOCATIONS as readonly unknown[]).includes(value) ? (value as SecretLocation) : 'path';
+}
+
+/**
+ * The URL to register: n8n's webhook URL for the node (which, for the path form, ends in the route
+ * parameter `:secret`) with the secret put in its place.
+ */
+export function registeredUrl(webhookUrl: string, location: SecretLocation, secret: string): string {
+	if (location === 'off') return webhookUrl;
+	if (location === 'query') return urlWithSecret(webhookUrl, secret);
+	const placeholder = `/:${SECRET_PATH_PARAMETER}`;
+	const at = webhookUrl.lastIndexOf(placeholder);
+	if (at < 0) throw new Error(`n8n's webhook URL ${webhookUrl} has no ${placeholder} segment`);
+	return `${webhookUrl.slice(0, at)}/${secret}${webhookUrl.slice(at + placeholder.length)}`;
+}
+
+/** The URL with the secret replaced by ***, for messages a person reads (any location). */
+export function hideSecret(url: string, secret: string): string {
+	return secret ? url.split(secret).join('***') : url;
+}
 
 /**
  * Path suffixes the service may append to a registered URL (facts §4: the old docs say events go to
@@ -45,17 +84,6 @@ export function urlWithSecret(webhookUrl: string, secret: string): string {
 	const url = new URL(webhookUrl);
 	url.searchParams.set(SECRET_QUERY_PARAMETER, secret);
 	return url.toString();
-}
-
-/** The URL with the secret hidden, for messages a person reads. */
-export function withoutSecret(url: string): string {
-	try {
-		const parsed = new URL(url);
-		if (parsed.searchParams.has(SECRET_QUERY_PARAMETER)) parsed.searchParams.set(SECRET_QUERY_PARAMETER, '***');
-		return parsed.toString();
-	} catch {
-		return url.replace(/([?&]secret=)[^&#]*/g, '$1***');
-	}
 }
 
 /**

@@ -368,7 +368,7 @@ export class WebhookHarness {
 		const webhook =
 			path === undefined || !this.active
 				? undefined
-				: this.webhooks(workflow).find((candidate) => candidate.httpMethod === method && pathMatches(candidate.path, path));
+				: this.webhooks(workflow).find((candidate) => candidate.httpMethod === method && routeMatches(candidate, path));
 		if (!webhook || path === undefined) {
 			sendJson(res, 404, { code: 404, message: `The requested webhook "${method} ${url.pathname}" is not registered.` });
 			record();
@@ -389,7 +389,7 @@ export class WebhookHarness {
 				return;
 			}
 		}
-		Object.assign(request, { body: body ?? {}, rawBody, query: parseQuery(url), params: {}, contentType });
+		Object.assign(request, { body: body ?? {}, rawBody, query: parseQuery(url), params: routeParams(webhook, path), contentType });
 
 		const additionalData = this.additionalData({
 			httpRequest: request as never,
@@ -488,6 +488,32 @@ function pathMatches(pattern: string, path: string): boolean {
 	const want = pattern.split('/');
 	const got = path.split('/');
 	return want.length === got.length && want.every((segment, index) => segment.startsWith(':') || segment === got[index]);
+}
+
+/**
+ * The request path as n8n's WebhookService matches it: a path with a route parameter (`…/:secret`) is found
+ * by the node's webhook id in the first segment and the rest against the registered path (which has no id
+ * in front); any other path whole.
+ */
+function matchedPart(webhook: IWebhookData, path: string): string | undefined {
+	if (webhook.webhookId === undefined) return path;
+	const [id, ...rest] = path.split('/');
+	return id === webhook.webhookId ? rest.join('/') : undefined;
+}
+
+function routeMatches(webhook: IWebhookData, path: string): boolean {
+	const part = matchedPart(webhook, path);
+	return part !== undefined && pathMatches(webhook.path, part);
+}
+
+/** The route parameters of a dynamic path (`…/:secret`), as n8n puts them on the request. */
+function routeParams(webhook: IWebhookData, path: string): Record<string, string> {
+	const params: Record<string, string> = {};
+	const got = (matchedPart(webhook, path) ?? '').split('/');
+	webhook.path.split('/').forEach((segment, index) => {
+		if (segment.startsWith(':')) params[segment.slice(1)] = decodeURIComponent(got[index]);
+	});
+	return params;
 }
 
 /** Express's query object: one string per key, an array when a key repeats. */

@@ -1,10 +1,12 @@
 /** The pure helpers behind the webhook trigger's secret and its repeated-tap window. */
 import {
 	deriveSecret,
+	hideSecret,
 	presentedSecret,
+	registeredUrl,
+	secretLocationOf,
 	secretsMatch,
-	urlWithSecret,
-	withoutSecret,
+	webhookPathFor,
 } from '../../nodes/RubikaWebhookTrigger/secret';
 import { isRepeatedTap } from '../../nodes/RubikaWebhookTrigger/taps';
 import type { IDataObject } from 'n8n-workflow';
@@ -22,10 +24,22 @@ describe('secret', () => {
 		expect(secret).not.toContain('hook');
 	});
 
-	test('goes into the URL as a query parameter and can be hidden again', () => {
-		const url = urlWithSecret('https://n8n.example.com/webhook/abc/webhook', 'S3cr3t');
-		expect(url).toBe('https://n8n.example.com/webhook/abc/webhook?secret=S3cr3t');
-		expect(withoutSecret(url)).toBe('https://n8n.example.com/webhook/abc/webhook?secret=***');
+	test('goes into the path (the default), the query or nowhere, and can be hidden again', () => {
+		expect(webhookPathFor('path', 'webhook')).toBe('webhook/:secret');
+		expect(webhookPathFor('path', 'webhook', 'receiveUpdate')).toBe('webhook/:secret/receiveUpdate');
+		expect(webhookPathFor('query', 'webhook', 'receiveUpdate')).toBe('webhook/receiveUpdate');
+		expect(webhookPathFor('off', 'webhook')).toBe('webhook');
+		const inPath = registeredUrl('https://n8n.example.com/webhook/abc/webhook/:secret', 'path', 'S3cr3t');
+		expect(inPath).toBe('https://n8n.example.com/webhook/abc/webhook/S3cr3t');
+		expect(hideSecret(inPath, 'S3cr3t')).toBe('https://n8n.example.com/webhook/abc/webhook/***');
+		const inQuery = registeredUrl('https://n8n.example.com/webhook/abc/webhook', 'query', 'S3cr3t');
+		expect(inQuery).toBe('https://n8n.example.com/webhook/abc/webhook?secret=S3cr3t');
+		expect(hideSecret(inQuery, 'S3cr3t')).toBe('https://n8n.example.com/webhook/abc/webhook?secret=***');
+		expect(registeredUrl('https://n8n.example.com/webhook/abc/webhook', 'off', '')).toBe('https://n8n.example.com/webhook/abc/webhook');
+		expect(() => registeredUrl('https://n8n.example.com/webhook/abc/webhook', 'path', 'S3cr3t')).toThrow(/:secret/);
+		expect(secretLocationOf('query')).toBe('query');
+		expect(secretLocationOf(undefined)).toBe('path');
+		expect(secretLocationOf('elsewhere')).toBe('path');
 	});
 
 	test('is read from the query, also with a known endpoint suffix glued on', () => {

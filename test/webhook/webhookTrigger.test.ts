@@ -49,6 +49,12 @@ async function sendKeypad(): Promise<string> {
 	return envelope.data.message_id;
 }
 
+/** The secret in a registered URL, wherever the trigger put it (the query form, else the path's last segment). */
+function secretIn(url: string): string {
+	const parsed = new URL(url);
+	return parsed.searchParams.get('secret') ?? parsed.pathname.split('/').at(-1) ?? '';
+}
+
 describe('activation', () => {
 	test('registers the webhook URL plus a secret for each chosen endpoint', async () => {
 		const trigger = await harness();
@@ -57,11 +63,11 @@ describe('activation', () => {
 
 		const calls = sandbox.requestsFor('updateBotEndpoints').map((entry) => entry.body as { url: string; type: string });
 		expect(calls.map((call) => call.type)).toEqual(['ReceiveUpdate', 'ReceiveInlineMessage']);
-		const url = new URL(calls[0].url);
 		expect(calls[1].url).toBe(calls[0].url);
-		expect(`${url.origin}${url.pathname}`).toBe(trigger.webhookUrl());
-		expect(trigger.webhookUrl()).toBe(`${trigger.origin}/webhook/${trigger.node.webhookId}/webhook`);
-		const secret = url.searchParams.get('secret') ?? '';
+		// By default the secret is the path's last segment, where n8n's URL has its :secret route parameter.
+		expect(trigger.webhookUrl()).toBe(`${trigger.origin}/webhook/${trigger.node.webhookId}/webhook/:secret`);
+		const secret = secretIn(calls[0].url);
+		expect(calls[0].url).toBe(trigger.webhookUrl().replace(':secret', secret));
 		expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
 		expect(calls[0].url).not.toContain(DEMO_BOT_TOKEN);
 		expect(registered('ReceiveUpdate')).toBe(calls[0].url);
@@ -79,11 +85,11 @@ describe('activation', () => {
 
 		const again = await harness({}, { webhookId: first.node.webhookId });
 		await again.activate();
-		expect(new URL(registered('ReceiveUpdate')).searchParams.get('secret')).toBe(new URL(firstUrl).searchParams.get('secret'));
+		expect(secretIn(registered('ReceiveUpdate'))).toBe(secretIn(firstUrl));
 
 		const other = await harness();
 		await other.activate();
-		expect(new URL(registered('ReceiveUpdate')).searchParams.get('secret')).not.toBe(new URL(firstUrl).searchParams.get('secret'));
+		expect(secretIn(registered('ReceiveUpdate'))).not.toBe(secretIn(firstUrl));
 
 		const bot = sandbox.addBot();
 		const otherBot = await harness({}, {
@@ -92,7 +98,32 @@ describe('activation', () => {
 		});
 		await otherBot.activate();
 		const otherBotUrl = sandbox.endpoints(bot.bot_id)[0].url;
-		expect(new URL(otherBotUrl).searchParams.get('secret')).not.toBe(new URL(firstUrl).searchParams.get('secret'));
+		expect(secretIn(otherBotUrl)).not.toBe(secretIn(firstUrl));
+	});
+
+	test('Secret: as a query parameter, or off (a plain address); switching re-registers', async () => {
+		const inQuery = await harness({ secretLocation: 'query' });
+		await inQuery.activate();
+		expect(inQuery.webhookUrl()).toBe(`${inQuery.origin}/webhook/${inQuery.node.webhookId}/webhook`);
+		const queryUrl = registered('ReceiveUpdate');
+		expect(queryUrl).toBe(`${inQuery.webhookUrl()}?secret=${secretIn(queryUrl)}`);
+		expect(secretIn(queryUrl)).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+		const off = await harness({ secretLocation: 'off' }, { webhookId: inQuery.node.webhookId, staticData: inQuery.saved });
+		expect(await off.checkExists()).toBe(false);
+		await off.activate();
+		expect(registered('ReceiveUpdate')).toBe(off.webhookUrl());
+		// Without a secret anything is let in: that is what the editor warns about.
+		expect(answer(await off.post(new URL(off.webhookUrl()).pathname, newMessageDelivery('77', 'no secret at all')))).toEqual(OK_ANSWER);
+		expect(off.executions).toHaveLength(1);
+	});
+
+	test('the editor warns when the secret is off, and only then', () => {
+		const properties = new RubikaWebhookTrigger().description.properties;
+		const warning = properties.find((property) => property.name === 'secretOffWarning');
+		expect(warning).toMatchObject({ type: 'notice', displayOptions: { show: { secretLocation: ['off'] } } });
+		expect(warning?.displayName).toMatch(/fake updates/);
+		expect(properties.find((property) => property.name === 'secretLocation')).toMatchObject({ default: 'path' });
 	});
 
 	test('registers only the chosen endpoints, including the undocumented ones', async () => {
@@ -112,8 +143,9 @@ describe('activation', () => {
 		await expect(failure).rejects.toThrow(/InvalidUrl/);
 		await expect(failure).rejects.toThrow(/public HTTPS address/);
 		const error = (await failure.catch((caught: unknown) => caught)) as Error & { description?: string };
-		expect(error.message).toContain(trigger.webhookUrl());
-		expect(error.message).not.toMatch(/secret=[A-Za-z0-9_-]{32}/);
+		// The address as n8n has it, the secret hidden.
+		expect(error.message).toContain(trigger.webhookUrl().replace(':secret', '***'));
+		expect(error.message).not.toContain(secretIn((sandbox.requestsFor('updateBotEndpoints')[0].body as { url: string }).url));
 		expect(error.description).toMatch(/WEBHOOK_URL/);
 		expect(error.description).toMatch(/Rubika Trigger \(polling\)/);
 		expect(trigger.active).toBe(false);
@@ -158,7 +190,7 @@ describe('activation', () => {
 		await trigger.deactivate();
 		expect(await trigger.checkExists()).toBe(false);
 		// Rubika cannot unregister: the endpoint still points here.
-		expect(registered('ReceiveUpdate')).toContain(trigger.webhookUrl());
+		expect(registered('ReceiveUpdate')).toBe(trigger.webhookUrl().replace(':secret', secretIn(registered('ReceiveUpdate'))));
 	});
 
 	test('an update type that cannot arrive through the chosen endpoints fails before any request', async () => {
@@ -258,16 +290,38 @@ describe('deliveries', () => {
 		sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: 'pizza' });
 		await sandbox.deliveriesSettled();
 
+		const secret = secretIn(registered('ReceiveUpdate'));
 		expect(sandbox.deliveries.map((delivery) => new URL(delivery.url ?? '').pathname)).toEqual([
-			`/webhook/${trigger.node.webhookId}/webhook/receiveUpdate`,
-			`/webhook/${trigger.node.webhookId}/webhook/receiveInlineMessage`,
+			`/webhook/${trigger.node.webhookId}/webhook/${secret}/receiveUpdate`,
+			`/webhook/${trigger.node.webhookId}/webhook/${secret}/receiveInlineMessage`,
 		]);
 		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER]);
 		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['NewMessage', 'InlineMessage']);
 	});
 
-	test('every known suffix is served, the kind comes from the body not the path, and a suffix glued into the query is accepted', async () => {
+	test('secret in the path: every known suffix is served after it; no secret, a wrong one or one in the query gets 403 or 404', async () => {
 		const trigger = await harness({ updateTypes: [] });
+		await trigger.activate();
+		const url = new URL(registered('ReceiveUpdate'));
+		const secret = secretIn(url.toString());
+		const base = url.pathname.slice(0, -secret.length - 1);
+		const update = (id: string) => newMessageDelivery(id, `m${id}`, reza);
+		for (const [index, suffix] of ['', '/receiveUpdate', '/receiveInlineMessage', '/searchSelectionItems'].entries()) {
+			const got = await trigger.post(`${base}/${secret}${suffix}`, update(String(1000 + index)));
+			expect({ suffix, ...answer(got) }).toEqual({ suffix, ...OK_ANSWER });
+		}
+		for (const attempt of [`${base}/${secret.slice(0, -1)}x`, `${base}/${DEMO_BOT_TOKEN}`, `${base}/${secret}${secret}/receiveUpdate`]) {
+			const refused = await trigger.post(attempt, update('9'));
+			expect({ attempt, status: refused.status }).toEqual({ attempt, status: 403 });
+			expect(refused.body).not.toContain(secret);
+		}
+		// No path segment for the secret: no route at all.
+		expect((await trigger.post(`${base}?secret=${secret}`, update('9'))).status).toBe(404);
+		expect(trigger.executions.map((execution) => execution.items[0].json.message_id)).toEqual(['1000', '1001', '1002', '1003']);
+	});
+
+	test('secret in the query: every known suffix is served, the kind comes from the body not the path, and a suffix glued into the query is accepted', async () => {
+		const trigger = await harness({ updateTypes: [], secretLocation: 'query' });
 		await trigger.activate();
 		const url = new URL(registered('ReceiveUpdate'));
 		const secret = url.searchParams.get('secret');
@@ -294,8 +348,8 @@ describe('deliveries', () => {
 		expect(trigger.executions.every((execution) => execution.items[0].json.type === 'NewMessage')).toBe(true);
 	});
 
-	test('a missing or wrong secret gets 403 and starts nothing', async () => {
-		const trigger = await harness();
+	test('secret in the query: a missing or wrong secret gets 403 and starts nothing', async () => {
+		const trigger = await harness({ secretLocation: 'query' });
 		await trigger.activate();
 		const url = new URL(registered('ReceiveUpdate'));
 		const secret = url.searchParams.get('secret') ?? '';
