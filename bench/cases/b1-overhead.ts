@@ -4,9 +4,13 @@
  * - raw, keep-alive: one connection for the whole loop (the floor);
  * - raw, new connection per request: what n8n's HTTP client does (it builds a new agent per request), so
  *   "node - raw without keep-alive" is the cost of the engine and the node, not of connecting.
+ * - a bare node in the same engine making the same n8n helper call per item (`httpRequestWithAuthentication`
+ *   with the Rubika credential, body taken from the item, answer not looked at): the floor of any node
+ *   built on n8n's helpers, so "node ÷ bare node" is what this package's own code costs.
  * Variants run interleaved, after warm-up rounds, and the median of the repeats is reported.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
 import { runNode } from '../../test/harness/n8n';
@@ -22,7 +26,7 @@ interface Input {
 	repeats: number;
 }
 
-type Variant = 'rawKeepAlive' | 'rawNewConnection' | 'nodeFixed' | 'nodeExpressions';
+type Variant = 'rawKeepAlive' | 'rawNewConnection' | 'bareHelper' | 'nodeFixed' | 'nodeExpressions';
 
 export interface B1Run {
 	ms: number;
@@ -38,6 +42,36 @@ export interface B1Result {
 }
 
 const CHAT = DEMO_USERS.sara.chat_id;
+
+/** The floor: one `httpRequestWithAuthentication` per item, as the Rubika node's transport makes it, nothing else. */
+const bareHelperNode: INodeType = {
+	description: {
+		displayName: 'Bare helper',
+		name: 'bareHelper',
+		group: ['output'],
+		version: 1,
+		description: 'One authenticated n8n helper call per item',
+		defaults: { name: 'Bare helper' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const out: INodeExecutionData[] = [];
+		for (let index = 0; index < items.length; index++) {
+			const json = await this.helpers.httpRequestWithAuthentication.call(this, 'rubikaApi', {
+				method: 'POST',
+				url: 'sendMessage',
+				body: items[index].json,
+				json: true,
+			});
+			out.push({ json, pairedItem: { item: index } });
+		}
+		return [out];
+	},
+};
 const text = (index: number) => `Broadcast message number ${index + 1}`;
 
 caseMain<Input, B1Result>(async (input) => {
@@ -61,9 +95,15 @@ caseMain<Input, B1Result>(async (input) => {
 			if (result.error) throw result.error;
 			if (result.items.length !== input.items) throw new Error(`node returned ${result.items.length} items`);
 		};
+		const bare = async () => {
+			const result = await runNode({ nodeType: bareHelperNode, parameters: {}, credentials: sandbox.credentials, items: bodies.map((body) => ({ json: body })) });
+			if (result.error) throw result.error;
+			if (result.items.length !== input.items) throw new Error(`bare node returned ${result.items.length} items`);
+		};
 		const variants: Record<Variant, () => Promise<void>> = {
 			rawKeepAlive: () => raw(true),
 			rawNewConnection: () => raw(false),
+			bareHelper: bare,
 			// The same text on every item: parameters as typed in the editor, no expression to evaluate.
 			nodeFixed: () => node({ chatId: CHAT, text: text(0) }),
 			// What a broadcast really looks like: chat and text from each item, through n8n's expressions.
