@@ -12,6 +12,7 @@
 import { VARIANTS, resolveVersion } from '../scripts/install-n8n.mjs';
 import { parseArgs, runTest } from './lib/harness.mjs';
 import { createWorld, packOnce } from './lib/world.mjs';
+import { test as aiAssistant } from './ai-assistant.mjs';
 import { test as browser } from './browser.mjs';
 import { test as continuous } from './continuous.mjs';
 import { test as credential } from './credential.mjs';
@@ -24,7 +25,7 @@ import { test as webhook } from './webhook.mjs';
 
 // Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
 // that webhook counts the executions of: it comes after webhook. send-and-wait opens its own Chromium.
-const ALL = [smoke, credential, execute, examples, webhook, polling, continuous, sendAndWait, browser];
+const ALL = [smoke, credential, execute, examples, webhook, polling, continuous, aiAssistant, sendAndWait, browser];
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -16,6 +16,12 @@ export function fallbackId(file) {
 	return `rbx${createHash('sha256').update(file).update('\0').digest('hex').slice(0, 13)}`;
 }
 
+/**
+ * The OpenAI credential examples/ai-assistant.json names. The e2e suite imports one with this id pointing at
+ * its fake model server (lib/fake-model.mjs); `npm start` has no model to offer, so there the user picks one.
+ */
+export const OPENAI_EXAMPLE_CREDENTIAL = Object.freeze({ id: 'openAiExample001', name: 'OpenAI (example)' });
+
 /** Whether a node belongs to this package (its credential is the one to rewrite). */
 export function isRubikaNode(node) {
 	return String(node.type).startsWith(`${PACKAGE_NAME}.`) || !!node.credentials?.rubikaApi;

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureN8n } from '../../scripts/install-n8n.mjs';
-import { EXAMPLE_CREDENTIAL, readExamples, withFastPolls } from './examples.mjs';
+import { EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withFastPolls } from './examples.mjs';
 import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';
 
@@ -71,6 +71,8 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 	const brokerPort = await distinctPort([port]);
 	// `n8n execute` boots its own task broker: give it a port of its own so it can run beside `n8n start`.
 	const cliBrokerPort = await distinctPort([port, brokerPort]);
+	// Where the AI assistant test's fake model server will listen; its credential is imported with the others.
+	const fakeModelPort = await distinctPort([port, brokerPort, cliBrokerPort]);
 	const ctx = n8n.createContext({ paths, userFolder: path.join(workDir, 'user'), port, brokerPort });
 
 	// The sandbox boots (ts-node) while npm installs the package.
@@ -86,6 +88,7 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 	await n8n.importCredentials(ctx, [
 		{ ...EXAMPLE_CREDENTIAL, type: 'rubikaApi', data: credentialData },
 		{ ...BAD_TOKEN_CREDENTIAL, type: 'rubikaApi', data: { accessToken: 'B'.repeat(64), baseUrl: sandbox.url } },
+		{ ...OPENAI_EXAMPLE_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-e2e-fake-model', url: `http://127.0.0.1:${fakeModelPort}/v1` } },
 	]);
 
 	const examples = new Map();
@@ -120,6 +123,8 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		admin,
 		demo,
 		credential: { ...EXAMPLE_CREDENTIAL, type: 'rubikaApi', data: credentialData },
+		/** The port the OpenAI example credential points at (the AI assistant test starts its fake model there). */
+		fakeModelPort,
 		badCredential: { ...BAD_TOKEN_CREDENTIAL, type: 'rubikaApi' },
 		/** The imported copy of examples/<file> (its Rubika nodes on the suite's credential). */
 		example(file) {
