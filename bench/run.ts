@@ -319,7 +319,7 @@ function renderB1(r: B1Result, inN8n?: B1N8nResult): string[] {
 		'  HTTP stack (axios, follow-redirects, agent set-up) and the engine; the node\'s own code is a few percent of the samples.',
 		'- Credential resolutions: one per item, done by n8n for the request itself (in n8n each is a database read and a',
 		'  decryption; the harness answers from memory, so their cost does not show in these timings).',
-		`- Against the floor (the same \`httpRequestWithAuthentication\` call from a node that does nothing else): the node takes`,
+		`- Against the floor (the same \`httpRequestWithAuthentication\` call, with the same options, from a node that does nothing else): the node takes`,
 		`  ${ratio(v.nodeFixed.medianMs, v.bareHelper.medianMs)} its time with fixed parameters (target ≤ ×${B1_TARGETS.overFloor.toFixed(2)}: ${v.nodeFixed.medianMs <= v.bareHelper.medianMs * B1_TARGETS.overFloor ? 'met' : '**not met**'}), ${ratio(v.nodeExpressions.medianMs, v.bareHelper.medianMs)} with expressions`,
 		'  (which the floor does not evaluate). This ratio holds steady where the raw-loop ratios swing with the CPU, because',
 		'  both sides pay n8n\'s HTTP stack.',

@@ -5,11 +5,12 @@
  * - raw, new connection per request: what n8n's HTTP client does (it builds a new agent per request), so
  *   "node - raw without keep-alive" is the cost of the engine and the node, not of connecting.
  * - a bare node in the same engine making the same n8n helper call per item (`httpRequestWithAuthentication`
- *   with the Rubika credential, body taken from the item, answer not looked at): the floor of any node
+ *   with the Rubika credential and the transport's options, body taken from the item, answer JSON.parse'd):
+ *   the floor of any node
  *   built on n8n's helpers, so "node ÷ bare node" is what this package's own code costs.
  * Variants run interleaved, after warm-up rounds, and the median of the repeats is reported.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
@@ -61,13 +62,20 @@ const bareHelperNode: INodeType = {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];
 		for (let index = 0; index < items.length; index++) {
-			const json = await this.helpers.httpRequestWithAuthentication.call(this, 'rubikaApi', {
+			// The options the node's transport passes (status and body read as text), so the two differ only in what
+			// the node does around the call: reading and checking parameters, parsing, retry and pacing bookkeeping.
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'rubikaApi', {
 				method: 'POST',
 				url: 'sendMessage',
 				body: items[index].json,
-				json: true,
-			});
-			out.push({ json, pairedItem: { item: index } });
+				headers: { 'Content-Type': 'application/json' },
+				json: false,
+				encoding: 'text',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: 60_000,
+			})) as { body: string };
+			out.push({ json: JSON.parse(response.body) as IDataObject, pairedItem: { item: index } });
 		}
 		return [out];
 	},
