@@ -7,6 +7,7 @@
 //   node e2e/smoke.mjs [--version 2.8.4] [--no-build] [--keep]
 import fs from 'node:fs';
 import path from 'node:path';
+import { readExamples } from './lib/examples.mjs';
 import { isMain, runStandalone } from './lib/harness.mjs';
 import { PACKAGE_NAME, REPO_ROOT, knownTypes, packageLoadProblems } from './lib/n8n.mjs';
 
@@ -63,10 +64,12 @@ export const test = {
 			[triggerV1, triggerV2].every((x) => x?.defaultVersion === 2),
 			[triggerV1, triggerV2].map((x) => x?.defaultVersion),
 		);
+		// Each path is an expression choosing between the secret-in-path form (the default) and the plain form.
+		const suffixes = ['', '/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'];
 		t.eq(
-			'the webhook trigger declares its path and the five suffix routes',
-			(webhook?.webhooks ?? []).map((w) => w.path).sort(),
-			['webhook', 'webhook/getSelectionItem', 'webhook/receiveInlineMessage', 'webhook/receiveQuery', 'webhook/searchSelectionItems', 'webhook/receiveUpdate'].sort(),
+			'the webhook trigger declares its path and the five suffix routes, with the secret as a path segment or without',
+			(webhook?.webhooks ?? []).map((w) => [...String(w.path).matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((p) => p.startsWith('webhook')).sort()).sort(),
+			suffixes.map((suffix) => [`webhook${suffix}`, `webhook/:secret${suffix}`].sort()).sort(),
 		);
 		t.eq(
 			'the action node, both trigger versions and the webhook trigger use the rubikaApi credential',
@@ -92,7 +95,7 @@ export const test = {
 		const known = new Map();
 		for (const n of nodes) known.set(n.name, new Set([...(known.get(n.name) ?? []), ...versionsOf(n)]));
 		const list = await world.publicApi('/workflows?limit=250');
-		for (const file of ['echo-bot.json', 'scheduled-broadcast.json', 'file-relay.json', 'poll.json', 'moderation.json']) {
+		for (const { file } of readExamples()) {
 			const wf = world.example(file);
 			const stored = list.data.find((w) => w.id === wf.id);
 			const unknown = wf.nodes.filter((n) => !known.get(n.type)?.has(n.typeVersion)).map((n) => `${n.name} (${n.type} v${n.typeVersion})`);
