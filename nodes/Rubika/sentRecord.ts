@@ -110,10 +110,6 @@ export class SentRecord {
 	 */
 	static async open(context: IExecuteFunctions, operation: RubikaOperation, itemCount: number): Promise<SentRecord | undefined> {
 		if (!operation.recipient) return undefined;
-		// Most sends have no campaign: then the option is absent from the node's parameters, and reading it for
-		// every item (n8n checks each read against the node's description) would only cost time.
-		const configured = (context.getNode().parameters.sendOptions as IDataObject | undefined)?.campaignId;
-		if (configured === undefined || configured === '') return undefined;
 		const planned = new Map<number, PlannedSend>();
 		const problems = new Map<number, Error>();
 		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {

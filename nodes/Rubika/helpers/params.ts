@@ -20,7 +20,11 @@ export function parameter(context: IExecuteFunctions, name: string, itemIndex: n
 
 /** A parameter as text: numbers and booleans become their text, null and undefined become ''. */
 export function readString(context: IExecuteFunctions, name: string, itemIndex: number, field: string): string {
-	const value = parameter(context, name, itemIndex, '');
+	return textOf(parameter(context, name, itemIndex, ''), field);
+}
+
+/** A value already read (e.g. from a collection) as text, by readString's rules. */
+export function textOf(value: unknown, field: string): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number') {
@@ -59,7 +63,12 @@ export function requireId(context: IExecuteFunctions, name: string, itemIndex: n
 
 /** An optional id: undefined when empty. */
 export function optionalId(context: IExecuteFunctions, name: string, itemIndex: number, field: string): string | undefined {
-	const value = readString(context, name, itemIndex, field).trim();
+	return optionalIdOf(parameter(context, name, itemIndex, ''), field);
+}
+
+/** A value already read as an optional id, by optionalId's rules. */
+export function optionalIdOf(raw: unknown, field: string): string | undefined {
+	const value = textOf(raw, field).trim();
 	if (value === '') return undefined;
 	if (/\s/.test(value)) throw new InputError(field, `must be a single ID without spaces, got "${value}"`);
 	return value;

@@ -13,7 +13,7 @@ import {
 	readFormattedText,
 	readInlineKeypad,
 } from '../../helpers/sendOptions';
-import { chatIdProperty as chatIdField, idProperty, optionalId, parameter, requireId } from '../../helpers/params';
+import { chatIdProperty as chatIdField, idProperty, optionalIdOf, parameter, requireId } from '../../helpers/params';
 
 export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
 
@@ -104,21 +104,26 @@ export function sendOptionsProperty(kind: 'send' | 'forward' = 'send', { skipAlr
 
 /** `disable_notification` as the boolean Rubika expects, only when the user set it (else the API's default applies). */
 export function readDisableNotification(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = parameter(context, 'sendOptions', itemIndex, {}) as IDataObject;
+	return disableNotificationOf(readSendOptionsCollection(context, itemIndex));
+}
+
+function readSendOptionsCollection(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	return parameter(context, 'sendOptions', itemIndex, {}) as IDataObject;
+}
+
+function disableNotificationOf(options: IDataObject): IDataObject {
 	if (options.disableNotification === undefined) return {};
 	return { disable_notification: options.disableNotification === true || options.disableNotification === 'true' };
 }
 
 /**
- * Reads the Send Options collection into request fields. Only what the user set is sent, so the API's
- * defaults apply otherwise; `disable_notification` goes out as a boolean, the reply id as a string.
+ * Reads the Send Options collection (once) into request fields. Only what the user set is sent, so the
+ * API's defaults apply otherwise; `disable_notification` goes out as a boolean, the reply id as a string.
  */
 export function readSendOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const fields = readDisableNotification(context, itemIndex);
-	// Only read (and check) the reply id when the collection has one: each read costs n8n a look through the
-	// node's whole description, once per item of a broadcast.
-	if ((context.getNode().parameters.sendOptions as IDataObject | undefined)?.replyToMessageId === undefined) return fields;
-	const replyTo = optionalId(context, 'sendOptions.replyToMessageId', itemIndex, REPLY_TO_FIELD);
+	const options = readSendOptionsCollection(context, itemIndex);
+	const fields = disableNotificationOf(options);
+	const replyTo = optionalIdOf(options.replyToMessageId, REPLY_TO_FIELD);
 	if (replyTo !== undefined) fields.reply_to_message_id = replyTo;
 	return fields;
 }
