@@ -18,16 +18,15 @@
 //
 // Timings and throughput are printed, not bounded (benchmarks hold thresholds).
 import { randomUUID } from 'node:crypto';
-import { createReporter, isMain, parseArgs } from './lib/harness.mjs';
+import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/harness.mjs';
 import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
 import { packageLoadProblems } from './lib/n8n.mjs';
 import { broadcastWorkflow, createQueueWorld, startWebhook } from './lib/queue-world.mjs';
 import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
-import { nodeItems, nodesRun, packOnce } from './lib/world.mjs';
+import { isFinished, nodeItems, nodesRun, packOnce } from './lib/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 /** The sandbox's rate limit for the bot (requests per second), and what each of two broadcasts asks for. */
 const RATE_LIMIT = 60;
@@ -89,8 +88,6 @@ function audit(chatIds, counts) {
 	return result;
 }
 
-const finished = (e) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
-
 export async function run(world, t, { recipients = 2000 } = {}) {
 	const { admin, demo } = world;
 	const sara = demo.users.sara;
@@ -114,7 +111,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 			parts.map((part) => postTo(world.webhookBase, PATHS.broadcast, { recipients: part.map((chat_id) => ({ chat_id })), perSecond: PER_EXECUTION, campaign: '' })),
 		);
 		t.eq('the webhook process accepts both halves', answers.map((a) => a.status), [200, 200]);
-		const executions = await world.waitForExecutions(IDS.broadcast, (list) => list.filter(finished).length >= 2, { timeoutMs: 4 * 60_000, includeData: false });
+		const executions = await world.waitForExecutions(IDS.broadcast, (list) => list.filter(isFinished).length >= 2, { timeoutMs: 4 * 60_000, includeData: false });
 		const seconds = (Math.max(...executions.map((e) => Date.parse(e.stoppedAt))) - started) / 1000;
 		t.eq('both executions succeed', executions.map((e) => e.status), ['success', 'success']);
 		const workers = executions.map((e) => world.workersThatRan(e.id));
@@ -151,8 +148,8 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		// The same broadcast again (n8n does not re-run an execution whose worker died).
 		const restarted = world.startProcess(victim);
 		await postTo(world.webhookBase, PATHS.broadcast, body);
-		const rerun = await world.waitForExecutions(IDS.broadcast, (list) => list.slice(before + 1).some(finished), { timeoutMs: 90_000 });
-		const second = rerun.slice(before + 1).find(finished);
+		const rerun = await world.waitForExecutions(IDS.broadcast, (list) => list.slice(before + 1).some(isFinished), { timeoutMs: 90_000 });
+		const second = rerun.slice(before + 1).find(isFinished);
 		t.eq('the re-run succeeds', second?.status, 'success');
 		const items = nodeItems(second, 'Send');
 		const skipped = items.filter((i) => i.skipped === true).length;
@@ -171,7 +168,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	await t.step('continuous trigger across a restart of main', async () => {
 		const before = (await admin.requests('getUpdates')).length;
 		await world.activate(IDS.continuous);
-		const reading = await waitUntil(async () => (await admin.requests('getUpdates')).length > before + 1, 60_000);
+		const reading = await eventually(async () => (await admin.requests('getUpdates')).length > before + 1, { timeoutMs: 60_000 });
 		t.check('main starts reading getUpdates after activation', reading);
 		const texts = Array.from({ length: 30 }, (_, i) => `queue-cont ${String(i + 1).padStart(2, '0')}`);
 		const sender = (async () => {
@@ -188,10 +185,10 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		await sender;
 		const executions = await world.waitForExecutions(
 			IDS.continuous,
-			(list) => list.filter(finished).flatMap((e) => nodeItems(e, CONT_TRIGGER)).length >= texts.length,
+			(list) => list.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER)).length >= texts.length,
 			{ timeoutMs: 120_000 },
 		);
-		const got = executions.filter(finished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text));
+		const got = executions.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text));
 		const counts = new Map();
 		for (const text of got) counts.set(text, (counts.get(text) ?? 0) + 1);
 		t.eq('every message started exactly one execution', { lost: texts.filter((x) => !counts.has(x)), repeated: [...counts].filter(([, n]) => n > 1).map(([x]) => x) }, { lost: [], repeated: [] });
@@ -203,7 +200,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	await t.step('webhook trigger through the webhook process', async () => {
 		await admin.clearRequests();
 		await world.activate(IDS.webhook);
-		const registration = await waitUntil(async () => (await admin.requests('updateBotEndpoints')).at(-1), 30_000);
+		const registration = await eventually(async () => (await admin.requests('updateBotEndpoints')).at(-1), { timeoutMs: 30_000 });
 		const registered = registration?.body?.url ?? '';
 		t.check('activation on main registers the webhook process\'s address (WEBHOOK_URL)', registered.startsWith(`${world.webhookBase}/webhook/`), registered.replace(/[^/]+$/, '<secret>'));
 		// <webhook id>/webhook/<secret>: the secret is the path's last segment (the trigger's default).
@@ -214,7 +211,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'queue-hook first' });
 		const deliveries = await admin.settle();
 		t.check('the sandbox delivers to the webhook process and gets 200', deliveries.length === 1 && deliveries[0].url.startsWith(world.webhookBase) && deliveries[0].httpStatus === 200, deliveries.map((d) => [d.url?.split('?')[0], d.httpStatus]));
-		let list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 1);
+		let list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(isFinished).length >= 1);
 		t.check('… which starts an execution that a worker runs to the end', list.length === 1 && nodesRun(list[0]).includes(HANDLED) && world.workersThatRan(list[0].id).length === 1, list.map((e) => [e.status, nodesRun(e)]));
 
 		const update = (messageId, text) => ({
@@ -235,14 +232,14 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		await sleep(1000);
 		statuses.push(await deliver(world.mainBase, update('9100', 'queue-hook copy')));
 		t.eq('both copies are answered 200', statuses, [200, 200]);
-		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 3);
+		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(isFinished).length >= 3);
 		t.eq('each process starts an execution for its copy (the trigger\'s duplicate memory is per process)', startedCount(list, '9100'), 2);
 		t.eq('Remove Duplicates on update_key after the trigger lets exactly one through', handledCount(list, '9100'), 1);
 
 		// Copies that arrive at both processes at the same instant: counted, reported (docs/queue-mode.md).
 		const pairs = ['9201', '9202', '9203', '9204', '9205'];
 		for (const id of pairs) await Promise.all([deliver(world.webhookBase, update(id, 'queue-hook pair')), deliver(world.mainBase, update(id, 'queue-hook pair'))]);
-		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(finished).length >= 3 + 2 * pairs.length, { timeoutMs: 90_000 });
+		list = await world.waitForExecutions(IDS.webhook, (l) => l.filter(isFinished).length >= 3 + 2 * pairs.length, { timeoutMs: 90_000 });
 		const through = pairs.map((id) => handledCount(list, id));
 		t.check('simultaneous copies at two processes: none lost past Remove Duplicates', through.every((n) => n >= 1), through);
 		t.note(`simultaneous copies at both processes: ${through.filter((n) => n > 1).length} of ${pairs.length} went through twice (Remove Duplicates reads and writes its record without a lock)`);
@@ -258,7 +255,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		t.eq('after WEBHOOK_URL changes and main restarts, nothing registers the new address', (await registrations()).slice(before), []);
 		await world.deactivate(IDS.webhook);
 		await world.activate(IDS.webhook);
-		const after = await waitUntil(async () => (await registrations()).slice(before).at(-1), 30_000);
+		const after = await eventually(async () => (await registrations()).slice(before).at(-1), { timeoutMs: 30_000 });
 		t.check('deactivating and activating the workflow registers it', after?.startsWith(`${world.mainBase}/webhook/`), after);
 		await world.deactivate(IDS.webhook);
 		await world.stop('main');
@@ -279,22 +276,12 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		t.check("the Approve button opens the webhook process's resume URL", tap.url?.startsWith(`${world.webhookBase}/webhook-waiting/${execution.id}/`), tap.url);
 		const page = await fetch(tap.url, { headers: { 'user-agent': BROWSER_UA } });
 		t.eq('the webhook process answers the person with a page', page.status, 200);
-		const done = await world.waitForExecutions(IDS.approval, (l) => l.some((e) => e.id === execution.id && finished(e)));
+		const done = await world.waitForExecutions(IDS.approval, (l) => l.some((e) => e.id === execution.id && isFinished(e)));
 		const resumed = done.find((e) => e.id === execution.id);
 		t.eq('a worker resumes the execution to the end', resumed?.status, 'success');
 		t.eq('… with the answer', nodeItems(resumed, 'Ask')[0]?.data?.approved, true);
 		await world.deactivate(IDS.approval);
 	});
-}
-
-async function waitUntil(fn, timeoutMs) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await fn();
-		if (value) return value;
-		await sleep(250);
-	}
-	return undefined;
 }
 
 /** One queue world, the scenarios, `N passed, N failed`. Used by `npm test` (after e2e/run.mjs). */

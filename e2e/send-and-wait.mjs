@@ -18,7 +18,7 @@
 //
 //   node e2e/send-and-wait.mjs [--version 2.8.4] [--no-build] [--keep]
 import path from 'node:path';
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { BROWSER_UA, eventually, isMain, runStandalone } from './lib/harness.mjs';
 import { REPO_ROOT } from './lib/n8n.mjs';
 import { linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
 import { nodeItems, nodesRun } from './lib/world.mjs';
@@ -443,7 +443,6 @@ export const test = {
 };
 
 /** A Chromium-like User-Agent for fetches that stand for a person's browser. */
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 const shown = (file) => (file.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, file) : file);
 

@@ -8,10 +8,8 @@
  * - HTTP Request node with Batching 1 item per batch, no interval: also one request after the other;
  * - HTTP Request node with its defaults: every item's request started at once.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-import { caseMain, REPO } from '../lib/proc';
+import { caseMain, importE2eLib } from '../lib/proc';
 import { median } from '../lib/stats';
 
 interface Input {
@@ -30,8 +28,7 @@ export interface B1N8nResult {
 	medianMs: Record<B1N8nVariant, number>;
 }
 
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
-const e2eLib = (file: string) => importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
+const e2eLib = importE2eLib;
 const log = (message: string) => process.stderr.write(`[b1-n8n] ${message}\n`);
 const SEND = 'Send';
 const WORKFLOWS: Record<B1N8nVariant, { id: string; path: string }> = {

@@ -16,10 +16,8 @@
  * to its Idle Interval.
  */
 import os from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-import { caseMain, REPO } from '../lib/proc';
+import { caseMain, importE2eLib } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 
@@ -103,8 +101,7 @@ export interface B6Result {
 // `require()`. A Function keeps a real dynamic import.
 // ------------------------------------------------------------------------------------------------
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
-const e2eLib = (file: string) => importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
+const e2eLib = importE2eLib;
 
 const N8N_VERSION = '2.41.1';
 const IDS: Record<TriggerName, string> = { continuous: 'benchB6Continu01', webhook: 'benchB6Webhook01', poll: 'benchB6PollV1001' };

@@ -9,10 +9,8 @@
  * "divided" sets each execution to limit ÷ executions (what the README advises), "none" leaves it at 0 (only
  * the node's slow-down after TOO_REQUESTS).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-import { caseMain, REPO } from '../lib/proc';
+import { caseMain, importE2eLib } from '../lib/proc';
 
 interface Input {
 	recipients: number;
@@ -43,15 +41,14 @@ export interface B7Result {
 	runs: B7Run[];
 }
 
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
-const e2eLib = (file: string) => importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
+const e2eLib = importE2eLib;
 const log = (message: string) => process.stderr.write(`[b7] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ID = 'benchB7Broadcas1';
 const PATH = 'bench-b7-broadcast';
 
 caseMain<Input, B7Result>(async (input) => {
-	const { packOnce } = await e2eLib('world.mjs');
+	const { isFinished, packOnce } = await e2eLib('world.mjs');
 	const { broadcastWorkflow, createQueueWorld } = await e2eLib('queue-world.mjs');
 	const pack = await packOnce({ log });
 	const runs: B7Run[] = [];
@@ -69,7 +66,7 @@ caseMain<Input, B7Result>(async (input) => {
 					if (mode === 'queue, 1 worker') await world.stop('worker2');
 					for (const executions of input.executions) {
 						for (const pacing of ['divided', 'none'] as B7Pacing[]) {
-							runs.push(await broadcast(world, { mode, executions, pacing, recipients: input.recipients, perSecond: input.perSecond }));
+							runs.push(await broadcast(isFinished, world, { mode, executions, pacing, recipients: input.recipients, perSecond: input.perSecond }));
 							const last = runs[runs.length - 1];
 							log(`${mode}, ${executions} at once, pacing ${pacing}: ${(last.shareOfLimit * 100).toFixed(0)} % of the limit, lost ${last.lost}, twice ${last.duplicated}, TOO_REQUESTS ${last.tooRequests}`);
 						}
@@ -86,6 +83,7 @@ caseMain<Input, B7Result>(async (input) => {
 });
 
 async function broadcast(
+	isFinished: (execution: unknown) => boolean,
 	world: any,
 	run: { mode: B7Mode; executions: number; pacing: B7Pacing; recipients: number; perSecond: number },
 ): Promise<B7Run> {
@@ -107,8 +105,7 @@ async function broadcast(
 			}),
 		),
 	);
-	const finished = (e: any) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
-	const list = await world.waitForExecutions(ID, (all: any[]) => all.slice(before).filter(finished).length >= run.executions, { timeoutMs: 15 * 60_000, includeData: false });
+	const list = await world.waitForExecutions(ID, (all: any[]) => all.slice(before).filter(isFinished).length >= run.executions, { timeoutMs: 15 * 60_000, includeData: false });
 	const mine = list.slice(before);
 	const seconds = (Math.max(...mine.map((e: any) => Date.parse(e.stoppedAt))) - started) / 1000;
 	const counts: number[] = await admin.botMessageCounts(chatIds);

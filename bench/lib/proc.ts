@@ -1,6 +1,7 @@
 /** Child processes for benchmark cases: each case gets a fresh Node, so JIT state and memory peaks never mix. */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const REPO = join(__dirname, '..', '..');
 
@@ -70,4 +71,13 @@ export function caseMain<I, T>(body: (input: I) => Promise<T>): void {
 			process.send?.({ ok: false, error: text }, undefined, {}, () => process.exit(1));
 		},
 	);
+}
+
+// ts-node compiles `import()` into `require()`, which cannot load ES modules; a function built at run time
+// keeps the real dynamic import.
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+
+/** A module of the e2e library (`e2e/lib/<file>`, plain ES modules), for benchmarks that run a real n8n. */
+export function importE2eLib(file: string): Promise<any> {
+	return importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
 }

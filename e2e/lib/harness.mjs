@@ -67,6 +67,9 @@ export function createReporter(name, { write = (s) => process.stdout.write(s) } 
 	return t;
 }
 
+/** A desktop browser's User-Agent: n8n's waiting pages answer only what looks like a person's browser. */
+export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
 /** Polls `fn` until it returns a truthy value; returns it, or the last value after `timeoutMs`. */
 export async function eventually(fn, { timeoutMs = 15_000, intervalMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;

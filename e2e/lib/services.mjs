@@ -34,11 +34,13 @@ export function ensureServerPackages({ log = () => {} } = {}) {
 	if (!missing.length) return;
 	if (process.getuid?.() !== 0) throw new Error(`queue mode needs ${missing.join(' and ')}: run  sudo apt-get install -y ${missing.join(' ')}`);
 	log(`installing ${missing.join(', ')} with apt-get`);
-	let r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	const install = () =>
+		spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	let r = install();
 	if (r.status !== 0) {
 		// A fresh machine may have no package lists yet.
 		spawnSync('apt-get', ['update'], { stdio: 'ignore' });
-		r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+		r = install();
 	}
 	if (r.status !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed:\n${(r.stderr || r.stdout).slice(-2000)}`);
 	// Debian starts the packaged services after installing them; this suite runs its own, so stop those.

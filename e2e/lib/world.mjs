@@ -266,7 +266,8 @@ async function distinctPort(taken) {
 	}
 }
 
-function isFinished(e) {
+/** Whether an execution from the public API has ended (whatever its status). */
+export function isFinished(e) {
 	return e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
 }
 
