@@ -1,10 +1,16 @@
-/** Starts bench/lib/sandbox-child.ts in its own Node process and calls into it over IPC. */
+/**
+ * Starts the sandbox in its own Node process through the project's one sandbox launcher
+ * (scripts/lib/sandbox-child.cjs, also used by `npm start` and the e2e scripts) and calls into it over IPC
+ * (the calls are in sandboxOps.ts).
+ */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { SandboxOptions } from '../../sandbox';
-import { tsNodeEnv, tsNodeExecArgv } from './proc';
+import { REPO } from './proc';
+
+const LAUNCHER = join(REPO, 'scripts', 'lib', 'sandbox-child.cjs');
 
 export class SandboxProcess {
 	private nextId = 1;
@@ -30,25 +36,31 @@ export class SandboxProcess {
 		});
 	}
 
-	static async start(options: SandboxOptions = {}): Promise<SandboxProcess> {
-		const child = fork(join(__dirname, 'sandbox-child.ts'), [JSON.stringify(options)], {
-			execArgv: tsNodeExecArgv(),
-			env: tsNodeEnv(),
-			// Their output goes to stderr: stdout carries only the report.
-			stdio: ['ignore', 2, 2, 'ipc'],
+	static async start({ host = '127.0.0.1', port = 0, ...options }: SandboxOptions = {}): Promise<SandboxProcess> {
+		const args = ['--port', String(port), '--host', host, '--options', JSON.stringify(options), '--serve', 'bench/lib/sandboxOps.ts'];
+		const child = fork(LAUNCHER, args, {
+			// The launcher loads TypeScript through ts-node itself: no hook of this process's is passed on.
+			execArgv: [],
+			// stdin open for the child's life (it exits when it closes); stdout carries the launcher's READY line;
+			// the sandbox's own output goes to stderr, as stdout of this process carries only the report.
+			stdio: ['pipe', 'pipe', 2, 'ipc'],
 		});
-		const ready = await new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
+		const ready = await new Promise<{ url: string; info: { demo?: { token?: string } | null } }>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error('sandbox did not start within 60 s')), 60_000);
-			child.once('message', (message) => {
+			let out = '';
+			child.stdout?.on('data', (chunk: Buffer) => {
+				out += chunk.toString('utf8');
+				const line = /^RUBIKA_SANDBOX_READY (.*)\n/m.exec(out);
+				if (!line) return;
 				clearTimeout(timer);
-				resolve(message as { baseUrl: string; token: string });
+				resolve(JSON.parse(line[1]));
 			});
 			child.once('exit', (code) => {
 				clearTimeout(timer);
 				reject(new Error(`sandbox process exited before it was ready (${code})`));
 			});
 		});
-		return new SandboxProcess(child, ready.baseUrl, ready.token);
+		return new SandboxProcess(child, ready.url, ready.info.demo?.token ?? '');
 	}
 
 	call<T = unknown>(op: string, args?: unknown): Promise<T> {

@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// Runs the Rubika sandbox (sandbox/*.ts, loaded through ts-node) in this process, for scripts/start.mjs
-// and the e2e scripts, which are plain JavaScript and cannot import TypeScript themselves.
+// The one launcher of the Rubika sandbox in a process of its own: sandbox/index.ts, loaded through ts-node,
+// runs in this process. Its callers: scripts/start.mjs and the e2e scripts (through e2e/lib/sandbox.mjs),
+// which are plain JavaScript and cannot import TypeScript themselves, and the benchmarks (through
+// bench/lib/sandboxProcess.ts), which keep the sandbox's CPU and memory out of the process they measure.
 //
-//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1]
+//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1] [--options JSON] [--serve MODULE]
 //
-// It calls `startSandbox({ port, host })` from sandbox/index.ts (or server.ts / sandbox.ts) and
-// expects an object back, ideally with `url` and a `close()`/`stop()`.
+// It calls `startSandbox({ ...options, port, host })` from sandbox/index.ts; --options carries the other
+// SandboxOptions (configuration such as latencyMs or rateLimit), --port and --host win over it.
+// With --serve, a module (path from the repository root, TypeScript allowed) whose `serve(sandbox)` is
+// called with the running sandbox once it listens: the benchmarks' IPC calls (bench/lib/sandboxOps.ts).
 //
 // When the server listens it prints ONE line to stdout:
 //   RUBIKA_SANDBOX_READY {"url": "...", "info": {...whatever startSandbox() returned, minus functions...}}
-// Everything else the sandbox prints goes to stderr. SIGTERM/SIGINT close it.
+// Everything else the sandbox prints goes to stderr. SIGTERM/SIGINT close it, and so does the parent going
+// away: its end of stdin closing, or its IPC channel (when started with fork) disconnecting.
 'use strict';
 
 const path = require('node:path');
-const fs = require('node:fs');
 
 const repo = path.resolve(__dirname, '..', '..');
 
@@ -43,6 +47,8 @@ function plain(value, depth = 0, seen = new Set()) {
 async function main() {
 	const port = Number(arg('port', process.env.RUBIKA_SANDBOX_PORT || 8765));
 	const host = arg('host', '127.0.0.1');
+	const options = JSON.parse(arg('options', '{}'));
+	const serveModule = arg('serve', undefined);
 	// Keep sandbox logs off stdout, which carries only the READY line.
 	const write = process.stdout.write.bind(process.stdout);
 	process.stdout.write = process.stderr.write.bind(process.stderr);
@@ -52,19 +58,12 @@ async function main() {
 		project: path.join(repo, 'tsconfig.json'),
 	});
 	// RUBIKA_SANDBOX_MODULE: another module exporting startSandbox() (tests of this launcher, forks).
-	const candidates = [process.env.RUBIKA_SANDBOX_MODULE, 'sandbox/index.ts', 'sandbox/server.ts', 'sandbox/sandbox.ts'].filter(Boolean);
-	let startSandbox;
-	for (const rel of candidates) {
-		const file = path.resolve(repo, rel);
-		if (!fs.existsSync(file)) continue;
-		const mod = require(file);
-		startSandbox = mod.startSandbox || (mod.default && mod.default.startSandbox);
-		if (startSandbox) break;
-	}
-	if (!startSandbox) {
-		throw new Error(`No startSandbox() export found in ${candidates.join(', ')} (is the sandbox written yet?)`);
-	}
-	const handle = await startSandbox({ port, host });
+	const file = path.resolve(repo, process.env.RUBIKA_SANDBOX_MODULE || 'sandbox/index.ts');
+	const mod = require(file);
+	const startSandbox = mod.startSandbox || (mod.default && mod.default.startSandbox);
+	if (!startSandbox) throw new Error(`No startSandbox() export found in ${file}`);
+	const handle = await startSandbox({ ...options, port, host });
+	if (serveModule) require(path.resolve(repo, serveModule)).serve(handle);
 	const info = plain(handle) || {};
 	const url =
 		(typeof info.url === 'string' && info.url) ||
@@ -85,8 +84,9 @@ async function main() {
 	};
 	process.on('SIGTERM', close);
 	process.on('SIGINT', close);
-	// Exit when the parent goes away without signalling (its end of stdin closes).
+	// Exit when the parent goes away without signalling (its end of stdin closes, or its IPC channel).
 	process.stdin.on('end', close);
+	process.on('disconnect', close);
 	process.stdin.resume();
 }
 

@@ -1,12 +1,13 @@
 /**
- * The sandbox in a process of its own, driven over IPC by a benchmark (see sandboxProcess.ts).
+ * What a benchmark can ask of the sandbox in its own process, over IPC (see sandboxProcess.ts): the sandbox
+ * launcher (scripts/lib/sandbox-child.cjs --serve) calls `serve()` with the running sandbox.
  *
  * Why a separate process: the sandbox's memory (stored messages, a 50 MB uploaded file, the request log) must
  * not show up in the figures of the process under test, and on a 2-core machine the server should get its own
  * core rather than share an event loop with the client it is serving.
  */
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
-import type { RubikaSandbox, SandboxConfigPatch, SandboxOptions } from '../../sandbox';
+import { DEMO_USERS } from '../../sandbox';
+import type { RubikaSandbox, SandboxConfigPatch } from '../../sandbox';
 
 interface Request {
 	id: number;
@@ -105,9 +106,9 @@ const OPS: Record<string, (args: never) => unknown> = {
 	memory: () => process.memoryUsage(),
 };
 
-async function main(): Promise<void> {
-	const options = JSON.parse(process.argv[2] ?? '{}') as SandboxOptions;
-	sandbox = await startSandbox({ host: '127.0.0.1', port: 0, ...options });
+/** Answers the parent's `{ id, op, args }` requests with `{ id, result }` or `{ id, error }`. */
+export function serve(running: RubikaSandbox): void {
+	sandbox = running;
 	process.on('message', (raw) => {
 		const request = raw as Request;
 		let reply: { id: number; result?: unknown; error?: string };
@@ -120,14 +121,4 @@ async function main(): Promise<void> {
 		}
 		process.send?.(reply);
 	});
-	// Bounded life: the parent closes the channel when done, or dies; either way this process ends.
-	process.on('disconnect', () => {
-		void sandbox.close().finally(() => process.exit(0));
-	});
-	process.send?.({ ready: true, baseUrl: sandbox.baseUrl, token: DEMO_BOT_TOKEN });
 }
-
-main().catch((error: unknown) => {
-	console.error('[bench sandbox] failed to start:', error);
-	process.exit(1);
-});
