@@ -24,6 +24,7 @@ import { parseJsonKeepingBigIntegers } from './json';
 import type { Admission, RateLimitSettings } from './rateLimit';
 import { RateLimitGate, backoffDelay } from './rateLimit';
 import type { MethodResults, UploadResult } from './types';
+import { undocumentedMethodHint, unknownMethodReport } from './unknownMethod';
 import { pause } from './wait';
 
 export const CREDENTIAL_TYPE = 'rubikaApi';
@@ -413,14 +414,19 @@ function readEnvelope(method: string, response: RawResponse): unknown {
 	}
 	const status = String(envelope.status);
 	const devMessage = typeof envelope.dev_message === 'string' ? envelope.dev_message : undefined;
+	const details = { method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode };
+	const unknownMethod = unknownMethodReport(method, { httpCode: response.statusCode, status, devMessage });
+	if (unknownMethod) {
+		throw new AttemptFailure(false, unknownMethod.message, unknownMethod.description, details, response.statusCode);
+	}
 	const rateLimited = RATE_LIMIT_STATUSES.has(status);
 	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ??
 		`Rubika answered with the status ${status}.`;
 	throw new AttemptFailure(
 		rateLimited || (!FINAL_STATUSES.has(status) && response.statusCode >= 500),
 		`Rubika ${method} failed: ${status}${devMessage ? ` – ${devMessage}` : ''}`,
-		explanation + (devMessage ? ` Rubika says: ${devMessage}` : ''),
-		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode },
+		explanation + (devMessage ? ` Rubika says: ${devMessage}` : '') + (rateLimited ? '' : undocumentedMethodHint(method)),
+		details,
 		response.statusCode,
 		retryAfterMs,
 		rateLimited,
@@ -439,6 +445,14 @@ function parseEnvelope(text: string): unknown {
 /** An answer that is not a Rubika envelope: an HTML error page, an empty or truncated body. */
 function httpFailure(method: string, response: RawResponse, text: string): AttemptFailure {
 	const code = response.statusCode;
+	const unknownMethod = unknownMethodReport(method, { httpCode: code });
+	if (unknownMethod) {
+		return new AttemptFailure(false, unknownMethod.message, unknownMethod.description, {
+			method,
+			http_code: code,
+			body_start: text.slice(0, 200),
+		}, code);
+	}
 	const kind =
 		text.trim() === ''
 			? 'an empty body'

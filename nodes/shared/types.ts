@@ -6,8 +6,8 @@
  * the union of both ButtonType lists) so the node accepts whatever the service sends back.
  */
 
-/** Every JSON method of the API, in the order of the spec. `requestSendFile`'s upload step is not a method. */
-export const RUBIKA_METHODS = [
+/** Every JSON method of the official documentation, in the order of the spec. `requestSendFile`'s upload step is not a method. */
+export const DOCUMENTED_METHODS = [
 	'getMe',
 	'getChat',
 	'getFile',
@@ -28,7 +28,28 @@ export const RUBIKA_METHODS = [
 	'banChatMember',
 	'unbanChatMember',
 ] as const;
+
+/**
+ * Methods Rubika's client libraries call (rubpy, rubka, HADI's) that the official documentation does not list
+ * (docs/undocumented-methods.md). A Rubika may not offer them; the node says so when it answers as if not.
+ */
+export const UNDOCUMENTED_METHODS = [
+	'sendSticker',
+	'pinChatMessage',
+	'unpinChatMessage',
+	'unpinAllChatMessages',
+	'getChatMember',
+	'getChatAdministrators',
+	'getChatMemberCount',
+] as const;
+
+export const RUBIKA_METHODS = [...DOCUMENTED_METHODS, ...UNDOCUMENTED_METHODS] as const;
 export type RubikaMethod = (typeof RUBIKA_METHODS)[number];
+export type UndocumentedMethod = (typeof UNDOCUMENTED_METHODS)[number];
+
+export function isUndocumentedMethod(method: string): method is UndocumentedMethod {
+	return (UNDOCUMENTED_METHODS as readonly string[]).includes(method);
+}
 
 export const CHAT_TYPES = ['User', 'Bot', 'Group', 'Channel'] as const;
 export type ChatType = (typeof CHAT_TYPES)[number];
@@ -237,10 +258,38 @@ export interface PollStatus {
 	show_total_votes: boolean;
 }
 
+/** `sendPoll`'s `type` as the client libraries send it (not in the official documentation). */
+export const POLL_TYPES = ['Regular', 'Quiz'] as const;
+export type PollType = (typeof POLL_TYPES)[number];
+
 export interface Poll {
 	question: string;
 	options: string[];
 	poll_status?: PollStatus;
+	/** The fields below are sent by the client libraries for quizzes and multi-answer polls; undocumented. */
+	type?: PollType;
+	allows_multiple_answers?: boolean;
+	is_anonymous?: boolean;
+	/** 0-based index into `options`; quizzes only. */
+	correct_option_index?: number;
+	/** Shown after answering a quiz. */
+	explanation?: string;
+}
+
+/**
+ * A member as the sandbox answers getChatMember/getChatAdministrators. The real answer is not documented
+ * anywhere: the node reads it tolerantly (nodes/Rubika/actions/chat/members.ts) and the sandbox plays this shape.
+ */
+export const CHAT_MEMBER_STATUSES = ['Creator', 'Administrator', 'Member', 'Left', 'Banned'] as const;
+export type ChatMemberStatus = (typeof CHAT_MEMBER_STATUSES)[number];
+
+export interface ChatMember {
+	/** A user id (u0…) or, for a bot member, its bot id. */
+	user_id: string;
+	first_name?: string | null;
+	last_name?: string | null;
+	username?: string | null;
+	status: ChatMemberStatus;
 }
 
 export interface Sticker {
@@ -324,6 +373,7 @@ export interface MethodResults {
 	sendLocation: { message_id: string };
 	sendContact: { message_id: string };
 	sendFile: { message_id: string };
+	sendSticker: { message_id: string };
 	forwardMessage: { new_message_id: string };
 	requestSendFile: { upload_url: string };
 	updateBotEndpoints: { status: 'Done' | 'InvalidUrl' | string };

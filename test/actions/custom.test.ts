@@ -86,8 +86,13 @@ describe('Custom → Call Method', () => {
 
 	test('Rubika errors come back as NodeApiError: unknown method, unknown chat', async () => {
 		const unknown = await call({ method: 'fooBar', body: '{}' });
-		expect(unknown.error?.name).toBe('NodeApiError');
-		expect(unknown.error?.message).toBe('Rubika fooBar failed: INVALID_INPUT – Unknown method: fooBar');
+		const unknownError = unknown.error as NodeApiError;
+		expect(unknownError.name).toBe('NodeApiError');
+		expect(unknownError.message).toBe('Rubika does not know the method fooBar');
+		expect(unknownError.description).toBe(
+			"The Rubika at the credential's Base URL answered as if there were no method named fooBar; check its spelling (method names are case-sensitive, e.g. sendMessage) (INVALID_INPUT – Unknown method: fooBar). Nothing was changed.",
+		);
+		expect(unknownError.errorResponse).toMatchObject({ method: 'fooBar', status: 'INVALID_INPUT', dev_message: 'Unknown method: fooBar' });
 
 		const noChat = await call({ method: 'getChat', body: '{"chat_id": "g0Missing"}' });
 		const error = noChat.error as NodeApiError;
