@@ -167,7 +167,7 @@ export function userDeleteMessage(state: SandboxState, input: UserMessageRef): v
 	if (!own && (chat.kind === 'Private' || !state.isAdmin(chat, input.userId))) {
 		throw new ActionError('users can delete their own messages, admins anyone\'s', 403);
 	}
-	chat.messages.delete(message.message_id);
+	state.deleteMessage(chat, message.message_id);
 	notifyBots(state, chat, message, 'RemovedMessage', { removed_message_id: message.message_id });
 }
 

@@ -118,6 +118,8 @@ route('PUT', '/chats/:chatId/members/:memberId', ({ sandbox, params, body }) => 
 	return sandbox.setRole(params.chatId, params.memberId, role);
 });
 
+route('GET', '/stickers', ({ sandbox }) => sandbox.stickers());
+
 route(
 	'POST',
 	'/files',

@@ -9,7 +9,7 @@ import type { ErrorAnswer } from './config';
 import { ApiError } from './errors';
 import type { ActiveFault } from './faults';
 import { BodyTooLargeError, readBody, send, sleep } from './http';
-import type { MethodContext } from './methods';
+import type { MethodContext, MethodHandler } from './methods';
 import { METHODS } from './methods';
 import { toWireJson } from './serialize';
 import type { RubikaSandbox } from './server';
@@ -214,7 +214,8 @@ function process(
 ): Answer {
 	const config = sandbox.config;
 	if (!bot) return errorAnswer(config.badToken);
-	if (!Object.hasOwn(METHODS, method)) return errorAnswer(config.unknownMethod, method);
+	// A method listed in absentMethods is answered exactly as one the service has never heard of.
+	if (!Object.hasOwn(METHODS, method) || config.absentMethods.includes(method)) return errorAnswer(config.unknownMethod, method);
 	const fail = (devMessage: string) =>
 		envelope(config.errorHttpStatus, { status: 'INVALID_INPUT', dev_message: devMessage }, false);
 	if (httpMethod !== 'POST') return fail('methods are called with POST');
@@ -230,7 +231,7 @@ function process(
 		duplicateUpdate,
 	};
 	try {
-		const data = METHODS[method](context, body as Record<string, unknown>);
+		const data = (METHODS as Record<string, MethodHandler>)[method](context, body as Record<string, unknown>);
 		return envelope(200, { status: 'OK', data }, config.bareNumericIds);
 	} catch (error) {
 		if (error instanceof ApiError) {

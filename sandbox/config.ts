@@ -4,12 +4,18 @@
  * so the node can be tested against each.
  */
 import type { FileType } from '../nodes/shared/types';
-import { FILE_SIZE_LIMITS, FILE_TYPES } from '../nodes/shared/types';
+import { FILE_SIZE_LIMITS, FILE_TYPES, RUBIKA_METHODS } from '../nodes/shared/types';
 
 export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
 
 /** Whether keypad buttons may carry `button_link` (known from one library only, facts §2/§3). */
 export type LinkButtonsMode = 'accept' | 'reject';
+
+/** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
+export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
+
+/** Names absentMethods may list: every method the sandbox answers. */
+const ABSENT_METHOD_NAMES: readonly string[] = [...RUBIKA_METHODS, 'editInlineKeypad'];
 
 export interface ErrorAnswer {
 	/** HTTP status of the answer (default 200: the facts suggest errors come back as 200 + status). */
@@ -44,6 +50,16 @@ export interface SandboxConfig {
 	 * service that does not know them and answers INVALID_INPUT for any button_link, so a fallback can be tested.
 	 */
 	linkButtons: LinkButtonsMode;
+	/**
+	 * Methods answered exactly as an unknown method (`unknownMethod`), as by a Rubika that lacks them; meant
+	 * for the undocumented ones the client libraries call (sendSticker, pinChatMessage, getChatMember…).
+	 */
+	absentMethods: string[];
+	/**
+	 * sendPoll's undocumented fields: 'accept' validates and stores them; 'ignore' stores a plain poll;
+	 * 'reject' answers INVALID_INPUT naming the first one sent (JSON null counts as not sent).
+	 */
+	pollExtras: PollExtrasMode;
 	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
@@ -87,6 +103,8 @@ export function defaultConfig(): SandboxConfig {
 		errorHttpStatus: 200,
 		oneTimeKeyboardSpelling: 'both',
 		linkButtons: 'accept',
+		absentMethods: [],
+		pollExtras: 'accept',
 		bareNumericIds: false,
 		explicitNulls: false,
 		appendEndpointSuffix: false,
@@ -148,6 +166,8 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'unknownMethod',
 		'oneTimeKeyboardSpelling',
 		'linkButtons',
+		'absentMethods',
+		'pollExtras',
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
@@ -168,6 +188,18 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	}
 	if ('linkButtons' in input && !['accept', 'reject'].includes(input.linkButtons as string)) {
 		throw new Error('linkButtons must be accept or reject');
+	}
+	if ('absentMethods' in input) {
+		const names = input.absentMethods;
+		if (!Array.isArray(names)) throw new Error('absentMethods must be a list of method names');
+		for (const name of names) {
+			if (typeof name !== 'string' || !ABSENT_METHOD_NAMES.includes(name)) {
+				throw new Error(`absentMethods: ${JSON.stringify(name)} is not a method of the sandbox (${ABSENT_METHOD_NAMES.join(', ')})`);
+			}
+		}
+	}
+	if ('pollExtras' in input && !['accept', 'ignore', 'reject'].includes(input.pollExtras as string)) {
+		throw new Error('pollExtras must be accept, ignore or reject');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');
@@ -206,6 +238,8 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 			Object.assign(config[key], value);
 		} else if (key === 'fileSizeLimits') {
 			Object.assign(config.fileSizeLimits, value);
+		} else if (key === 'absentMethods') {
+			config.absentMethods = [...(value as string[])];
 		} else if (key === 'rateLimit') {
 			config.rateLimit = value === null ? null : { ...(value as RateLimitConfig) };
 		} else {

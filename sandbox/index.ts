@@ -1,7 +1,7 @@
 /** Public surface of the Rubika sandbox; see README.md beside this file. */
 export { RubikaSandbox, startSandbox } from './server';
 export type { LinkTapResult, SandboxOptions } from './server';
-export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, ErrorAnswer, RateLimitConfig } from './config';
+export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, PollExtrasMode, ErrorAnswer, RateLimitConfig } from './config';
 export type { FaultSpec, FaultKind, ActiveFault } from './faults';
 export { FAULT_KINDS } from './faults';
 export type { RequestLogEntry } from './api';
@@ -19,6 +19,7 @@ export {
 	DEMO_GROUP_ID,
 	DEMO_QUIET_GROUP_ID,
 	DEMO_CHANNEL_ID,
+	DEMO_STICKERS,
 	seedDemo,
 } from './seed';
-export type { DemoInfo, DemoUser, SeedName } from './seed';
+export type { DemoInfo, DemoUser, DemoSticker, SeedName } from './seed';

@@ -1,19 +1,19 @@
 /**
  * The API methods: each validates its body completely, then applies its effect and returns `data`.
  * Nothing changes state until every check has passed, so a rejected request leaves no trace but its log
- * entry. Bot-made changes never produce updates (facts §5).
+ * entry. Bot-made changes never produce updates (facts §5). The documented methods are here; the ones only
+ * client libraries call are in undocumentedMethods.ts, what all share in methodHelpers.ts.
  */
-import type { ForwardedFrom, Keypad, RubikaFile } from '../nodes/shared/types';
+import type { ForwardedFrom, RubikaFile, RubikaMethod } from '../nodes/shared/types';
 import { CHAT_KEYPAD_TYPES, FILE_TYPES, UPDATE_ENDPOINT_TYPES } from '../nodes/shared/types';
-import type { SandboxConfig } from './config';
 import { invalidAccess, invalidInput } from './errors';
-import type { BotRecord, ChatRecord, FileRecord, SandboxState, StoredMessage } from './state';
+import type { MethodContext, MethodHandler } from './methodHelpers';
+import { assertCanPost, botChat, chatMessage, commitSend, isOwnMessage, prepareSend, present } from './methodHelpers';
+import type { ChatRecord, FileRecord } from './state';
 import type { Body } from './validation';
 import {
 	isAcceptableEndpointUrl,
 	optionalBoolean,
-	optionalEnum,
-	optionalId,
 	optionalString,
 	parseLimit,
 	requireCoordinate,
@@ -24,107 +24,10 @@ import {
 	validateKeypad,
 	validateMetadata,
 } from './validation';
+import { UNDOCUMENTED_HANDLERS, pollExtras } from './undocumentedMethods';
 import { botView, chatView } from './views';
 
-export interface MethodContext {
-	state: SandboxState;
-	config: SandboxConfig;
-	bot: BotRecord;
-	uploadUrl(slotId: string): string;
-	downloadUrl(file: FileRecord): string;
-	/** Set by the duplicateUpdate fault: this getUpdates answer repeats one already delivered update. */
-	duplicateUpdate: boolean;
-}
-
-export type MethodHandler = (ctx: MethodContext, body: Body) => Record<string, unknown>;
-
-function present(body: Body, field: string): boolean {
-	return body[field] !== undefined && body[field] !== null;
-}
-
-/** A chat the bot can see; anything else is an unknown chat to it. */
-function botChat(ctx: MethodContext, body: Body, field = 'chat_id'): ChatRecord {
-	const chatId = requireId(body, field);
-	const chat = ctx.state.chatForBot(ctx.bot, chatId);
-	if (!chat) throw invalidInput(`${field}: chat ${chatId} not found`);
-	return chat;
-}
-
-function chatMessage(chat: ChatRecord, body: Body, field = 'message_id'): StoredMessage {
-	const messageId = requireId(body, field);
-	const message = chat.messages.get(messageId);
-	if (!message) throw invalidInput(`${field}: message ${messageId} not found in chat ${chat.chat_id}`);
-	return message;
-}
-
-function isOwnMessage(ctx: MethodContext, message: StoredMessage): boolean {
-	return message.sender_type === 'Bot' && message.sender_id === ctx.bot.bot_id;
-}
-
-function assertCanPost(ctx: MethodContext, chat: ChatRecord): void {
-	if (chat.kind === 'Channel' && !ctx.state.isAdmin(chat, ctx.bot.bot_id)) {
-		throw invalidAccess('the bot must be an admin of the channel to post in it');
-	}
-	if (chat.kind === 'Private' && chat.botStopped && ctx.config.rejectSendAfterStop) {
-		throw invalidAccess('the user has stopped the bot');
-	}
-}
-
-type ChatKeypadEffect = { kind: 'set'; keypad: Keypad } | { kind: 'remove' } | null;
-
-interface PreparedSend {
-	chat: ChatRecord;
-	disableNotification?: boolean;
-	replyTo?: string;
-	inlineKeypad?: Keypad;
-	chatKeypadEffect: ChatKeypadEffect;
-}
-
-/**
- * The options every send method shares. Chat keypad rules: `New` + chat_keypad sets it, `Remove` clears
- * it, `None` leaves it; a chat_keypad without any type also sets it, as HADI's library relies on that.
- */
-function prepareSend(ctx: MethodContext, body: Body): PreparedSend {
-	const chat = botChat(ctx, body);
-	const disableNotification = optionalBoolean(body, 'disable_notification');
-	const replyTo = optionalId(body, 'reply_to_message_id');
-	const keypadType = optionalEnum(body, 'chat_keypad_type', CHAT_KEYPAD_TYPES);
-	const spelling = ctx.config.oneTimeKeyboardSpelling;
-	const inlineKeypad = present(body, 'inline_keypad')
-		? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', spelling, ctx.config.linkButtons)
-		: undefined;
-	const chatKeypad = present(body, 'chat_keypad')
-		? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', spelling, ctx.config.linkButtons)
-		: undefined;
-	if (keypadType === 'New' && !chatKeypad) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
-	assertCanPost(ctx, chat);
-	if (replyTo !== undefined && !chat.messages.has(replyTo)) {
-		throw invalidInput(`reply_to_message_id: message ${replyTo} not found in chat ${chat.chat_id}`);
-	}
-	let chatKeypadEffect: ChatKeypadEffect = null;
-	if (keypadType === 'Remove') chatKeypadEffect = { kind: 'remove' };
-	else if (chatKeypad && (keypadType === 'New' || keypadType === undefined)) chatKeypadEffect = { kind: 'set', keypad: chatKeypad };
-	return { chat, disableNotification, replyTo, inlineKeypad, chatKeypadEffect };
-}
-
-function commitSend(
-	ctx: MethodContext,
-	prepared: PreparedSend,
-	content: Partial<Pick<StoredMessage, 'text' | 'metadata' | 'file' | 'poll' | 'location' | 'contact_message' | 'forwarded_from'>>,
-): StoredMessage {
-	const message = ctx.state.addMessage(prepared.chat, {
-		...content,
-		sender_type: 'Bot',
-		sender_id: ctx.bot.bot_id,
-		reply_to_message_id: prepared.replyTo,
-		inline_keypad: prepared.inlineKeypad,
-		disable_notification: prepared.disableNotification,
-	});
-	const effect = prepared.chatKeypadEffect;
-	if (effect?.kind === 'set') prepared.chat.chatKeypad = effect.keypad;
-	else if (effect?.kind === 'remove') prepared.chat.chatKeypad = null;
-	return message;
-}
+export type { MethodContext, MethodHandler } from './methodHelpers';
 
 function fileView(file: FileRecord): RubikaFile {
 	return { file_id: file.file_id, file_name: file.file_name, size: String(file.bytes.length) };
@@ -182,6 +85,7 @@ const sendPoll: MethodHandler = (ctx, body) => {
 	const poll = {
 		question,
 		options: [...(options as string[])],
+		...pollExtras(body, options.length, ctx.config.pollExtras),
 		poll_status: {
 			state: 'Open' as const,
 			selection_index: -1,
@@ -245,6 +149,7 @@ const forwardMessage: MethodHandler = (ctx, body) => {
 		poll: original.poll && structuredClone(original.poll),
 		location: original.location && { ...original.location },
 		contact_message: original.contact_message && { ...original.contact_message },
+		sticker: original.sticker && structuredClone(original.sticker),
 		forwarded_from: { ...forwarded_from },
 		disable_notification: disableNotification,
 	});
@@ -284,7 +189,7 @@ const deleteMessage: MethodHandler = (ctx, body) => {
 	if (!isOwnMessage(ctx, message) && (chat.kind === 'Private' || !ctx.state.isAdmin(chat, ctx.bot.bot_id))) {
 		throw invalidAccess('the bot can only delete others\' messages as an admin of a group or channel');
 	}
-	chat.messages.delete(message.message_id);
+	ctx.state.deleteMessage(chat, message.message_id);
 	return {};
 };
 
@@ -344,7 +249,8 @@ const unbanChatMember: MethodHandler = (ctx, body) => {
 	return {};
 };
 
-export const METHODS: Record<string, MethodHandler> = {
+/** Every method of RUBIKA_METHODS must have a handler: a missing one does not compile. */
+export const METHODS: Record<RubikaMethod, MethodHandler> & { editInlineKeypad: MethodHandler } = {
 	getMe,
 	getChat,
 	getFile,
@@ -366,4 +272,5 @@ export const METHODS: Record<string, MethodHandler> = {
 	requestSendFile,
 	banChatMember,
 	unbanChatMember,
+	...UNDOCUMENTED_HANDLERS,
 };

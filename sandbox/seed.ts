@@ -5,7 +5,10 @@
  * - "Sandbox Group": owner Sara, admins Reza and the bot, member Ali;
  * - "Quiet Group": owner Reza, members Sara, Ali and the bot (not an admin: moderation is refused);
  * - "Sandbox Channel": owner Sara, admin the bot, subscribers Reza and Ali.
+ * The sticker catalogue (DEMO_STICKERS) is part of every seed, the empty one included: it stands for
+ * Rubika's own stickers, not for anything a test builds.
  */
+import type { RubikaFile, Sticker } from '../nodes/shared/types';
 import type { SandboxState } from './state';
 
 export const DEMO_BOT_TOKEN = 'sRnZduZskFgZ3ltxjtzAmZeA6NorTYHwMUFsVUmtpyrmUKLAPHJIyEY2lU2F8HDD';
@@ -54,6 +57,26 @@ export const DEMO_QUIET_GROUP_ID = 'g0OLke8CoYD0DrEIb2oyxRHitF0h07tK';
 /** The bot is an admin here. */
 export const DEMO_CHANNEL_ID = 'c0VmwffiYmEJ3ZYHtCo0KQyilVHE4BoG';
 
+/** A sticker of the catalogue: its file (an SVG image) is in the sandbox's files, so getFile works on it. */
+export interface DemoSticker extends Sticker {
+	file: Required<RubikaFile>;
+}
+
+/** The pictures behind the stickers: the emoji drawn large. */
+function stickerSvg(emoji: string): string {
+	return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 128 128"><text x="64" y="100" font-size="96" text-anchor="middle">${emoji}</text></svg>`;
+}
+
+function demoSticker(sticker_id: string, emoji_character: string, file_id: string, file_name: string): DemoSticker {
+	return { sticker_id, emoji_character, file: { file_id, file_name, size: String(Buffer.byteLength(stickerSvg(emoji_character))) } };
+}
+
+export const DEMO_STICKERS = {
+	like: demoSticker('st5bQ2mYx8RkV1wLhN3cT7pZ', '👍', 'stkFile0LikeQ2mYx8RkV1wLh', 'like.svg'),
+	heart: demoSticker('st9HfW4nKe2JdP6sGv0aXr5U', '❤️', 'stkFile0HeartW4nKe2JdP6s', 'heart.svg'),
+	party: demoSticker('st3LuC7tMz1QbE8yRo4iFk6D', '🎉', 'stkFile0PartyC7tMz1QbE8y', 'party.svg'),
+} as const satisfies Record<string, DemoSticker>;
+
 export type SeedName = 'demo' | 'empty';
 
 /** The demo ids in one plain object (what `sandbox.demo` holds when the demo seed is loaded). */
@@ -65,6 +88,7 @@ export interface DemoInfo {
 	groupId: string;
 	quietGroupId: string;
 	channelId: string;
+	stickers: typeof DEMO_STICKERS;
 }
 
 export function demoInfo(): DemoInfo {
@@ -76,6 +100,7 @@ export function demoInfo(): DemoInfo {
 		groupId: DEMO_GROUP_ID,
 		quietGroupId: DEMO_QUIET_GROUP_ID,
 		channelId: DEMO_CHANNEL_ID,
+		stickers: structuredClone(DEMO_STICKERS),
 	};
 }
 
@@ -116,6 +141,20 @@ export function seedDemo(state: SandboxState): void {
 	});
 }
 
+export function seedStickers(state: SandboxState): void {
+	for (const sticker of Object.values(DEMO_STICKERS)) {
+		state.addFile({
+			file_id: sticker.file.file_id,
+			file_name: sticker.file.file_name,
+			mime_type: 'image/svg+xml',
+			type: 'Image',
+			bytes: Buffer.from(stickerSvg(sticker.emoji_character)),
+		});
+		state.stickers.set(sticker.sticker_id, structuredClone(sticker));
+	}
+}
+
 export function applySeed(state: SandboxState, seed: SeedName): void {
+	seedStickers(state);
 	if (seed === 'demo') seedDemo(state);
 }

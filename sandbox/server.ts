@@ -12,7 +12,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
-import type { BotCommand, InlineMessage, Keypad, Update } from '../nodes/shared/types';
+import type { BotCommand, InlineMessage, Keypad, Sticker, Update } from '../nodes/shared/types';
 import type { SyntheticUpdatesInput, UserMessageInput, UserMessageRef } from './actions';
 import * as actions from './actions';
 import { handleAdmin } from './admin';
@@ -399,6 +399,11 @@ export class RubikaSandbox {
 
 	file(fileId: string): FileRecord | undefined {
 		return this.state.files.get(fileId);
+	}
+
+	/** The sticker catalogue sendSticker picks from (DEMO_STICKERS in every seed). */
+	stickers(): Sticker[] {
+		return structuredClone([...this.state.stickers.values()]);
 	}
 
 	// ----- what users do -----

@@ -26,6 +26,8 @@ export interface ChatSnapshot {
 	/** Whether the current chat keypad hides after one tap, under the configured spelling. */
 	chat_keypad_one_time: boolean;
 	message_count: number;
+	/** Pinned message ids, oldest first: the last one is what the chat shows on top. */
+	pinned_message_ids: string[];
 }
 
 /** A message as stored, in the wire shape plus where it lives and what the bot asked for. */
@@ -46,6 +48,7 @@ export function chatSnapshot(state: SandboxState, chat: ChatRecord): ChatSnapsho
 		chat_keypad: chat.chatKeypad && structuredClone(chat.chatKeypad),
 		chat_keypad_one_time: chat.chatKeypad ? isOneTime(chat.chatKeypad, state.config.oneTimeKeyboardSpelling) : false,
 		message_count: chat.messages.size,
+		pinned_message_ids: [...chat.pinned],
 	};
 }
 

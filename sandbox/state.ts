@@ -16,6 +16,7 @@ import type {
 	Metadata,
 	Poll,
 	RubikaFile,
+	Sticker,
 	Update,
 	UpdateEndpointType,
 } from '../nodes/shared/types';
@@ -70,6 +71,7 @@ export interface StoredMessage {
 	poll?: Poll;
 	location?: Location;
 	contact_message?: ContactMessage;
+	sticker?: Sticker;
 	forwarded_from?: ForwardedFrom;
 	reply_to_message_id?: string;
 	aux_data?: AuxData;
@@ -93,6 +95,8 @@ export interface ChatRecord {
 	banned: Set<string>;
 	chatKeypad: Keypad | null;
 	messages: Map<string, StoredMessage>;
+	/** Pinned message ids, oldest first (pinChatMessage, undocumented). */
+	pinned: string[];
 }
 
 export interface FileRecord {
@@ -149,6 +153,8 @@ export class SandboxState {
 	readonly users = new Map<string, UserRecord>();
 	readonly chats = new Map<string, ChatRecord>();
 	readonly files = new Map<string, FileRecord>();
+	/** The sticker catalogue sendSticker picks from (seed.ts); each sticker's file is in `files`. */
+	readonly stickers = new Map<string, Sticker>();
 	readonly uploadSlots = new Map<string, UploadSlot>();
 	private readonly botsByToken = new Map<string, BotRecord>();
 	private readonly privateChats = new Map<string, ChatRecord>();
@@ -280,6 +286,7 @@ export class SandboxState {
 			banned: new Set(),
 			chatKeypad: null,
 			messages: new Map(),
+			pinned: [],
 		};
 	}
 
@@ -297,6 +304,9 @@ export class SandboxState {
 			return;
 		}
 		chat.banned.delete(memberId);
+		// A new role moves the member to the end, so the roles keep the order in which members got them
+		// (getChatAdministrators lists admins in the order they became admins).
+		if (chat.roles.get(memberId) !== role) chat.roles.delete(memberId);
 		chat.roles.set(memberId, role);
 	}
 
@@ -381,6 +391,23 @@ export class SandboxState {
 		return message;
 	}
 
+	/** Removes a message, and its pin with it. */
+	deleteMessage(chat: ChatRecord, messageId: string): void {
+		chat.messages.delete(messageId);
+		this.unpin(chat, messageId);
+	}
+
+	/** Pins a message; pinning one already pinned makes it the most recent. */
+	pin(chat: ChatRecord, messageId: string): void {
+		this.unpin(chat, messageId);
+		chat.pinned.push(messageId);
+	}
+
+	unpin(chat: ChatRecord, messageId: string): void {
+		const index = chat.pinned.indexOf(messageId);
+		if (index >= 0) chat.pinned.splice(index, 1);
+	}
+
 	/** Appends to the bot's log and tells the listener (webhook delivery). */
 	appendUpdate(bot: BotRecord, update: Update): void {
 		bot.updates.append(update);
@@ -391,9 +418,9 @@ export class SandboxState {
 		this.listener?.onInlineMessage(bot, inline);
 	}
 
-	addFile(input: { bytes: Buffer; file_name: string; mime_type?: string; type?: FileType }): FileRecord {
+	addFile(input: { bytes: Buffer; file_name: string; mime_type?: string; type?: FileType; file_id?: string }): FileRecord {
 		const file: FileRecord = {
-			file_id: newOpaqueId(18),
+			file_id: input.file_id ?? newOpaqueId(18),
 			file_name: input.file_name,
 			mime_type: input.mime_type || 'application/octet-stream',
 			type: input.type ?? 'File',

@@ -2,8 +2,8 @@
  * How stored records look on the wire (facts §2). Documented fields that do not apply are left out, or
  * written as `null` when `explicitNulls` is on — samples of the real service show both.
  */
-import type { Bot, Chat, Message } from '../nodes/shared/types';
-import type { BotRecord, ChatRecord, SandboxState, StoredMessage } from './state';
+import type { Bot, Chat, ChatMember, ChatMemberStatus, Message } from '../nodes/shared/types';
+import type { BotRecord, ChatRecord, Role, SandboxState, StoredMessage } from './state';
 
 const MESSAGE_OPTIONAL_FIELDS = [
 	'text',
@@ -35,6 +35,7 @@ export function messageView(message: StoredMessage, explicitNulls: boolean): Mes
 	if (message.forwarded_from) view.forwarded_from = { ...message.forwarded_from };
 	if (message.location) view.location = { ...message.location };
 	if (message.contact_message) view.contact_message = { ...message.contact_message };
+	if (message.sticker) view.sticker = structuredClone(message.sticker);
 	if (message.poll) view.poll = structuredClone(message.poll);
 	if (message.metadata) view.metadata = structuredClone(message.metadata);
 	if (message.inline_keypad) view.inline_keypad = structuredClone(message.inline_keypad);
@@ -75,5 +76,29 @@ export function botView(bot: BotRecord, explicitNulls: boolean): Bot {
 	if (bot.description !== null || explicitNulls) view.description = bot.description;
 	if (bot.start_message !== null || explicitNulls) view.start_message = bot.start_message;
 	if (explicitNulls) view.avatar = null;
+	return view;
+}
+
+const MEMBER_STATUS: Record<Role, ChatMemberStatus> = { owner: 'Creator', admin: 'Administrator', member: 'Member' };
+
+/**
+ * A user or bot as getChatMember/getChatAdministrators answer it (the real shape is unknown; this is the one
+ * the sandbox plays). A bot member shows its title as first_name. Anyone not in the chat is Left, or Banned.
+ */
+export function chatMemberView(state: SandboxState, chat: ChatRecord, memberId: string, explicitNulls: boolean): ChatMember {
+	const role = chat.roles.get(memberId);
+	const status: ChatMemberStatus = role ? MEMBER_STATUS[role] : chat.banned.has(memberId) ? 'Banned' : 'Left';
+	const user = state.users.get(memberId);
+	const bot = user ? undefined : state.bots.get(memberId);
+	const names = {
+		first_name: user?.first_name ?? bot?.bot_title ?? null,
+		last_name: user?.last_name ?? null,
+		username: user ? user.username : (bot?.username ?? null),
+	};
+	const view = { user_id: memberId } as ChatMember;
+	for (const [field, value] of Object.entries(names) as Array<[keyof typeof names, string | null]>) {
+		if (value !== null || explicitNulls) view[field] = value;
+	}
+	view.status = status;
 	return view;
 }

@@ -95,7 +95,7 @@ describe('envelope and routing', () => {
 	});
 
 	test('an unknown method is an error envelope, prototype names included', async () => {
-		for (const method of ['pinChatMessage', 'sendSticker', 'constructor', 'toString']) {
+		for (const method of ['setChatPhoto', 'sendDice', 'constructor', 'toString']) {
 			const answer = await api(sandbox, method, {});
 			expect(answer.httpStatus).toBe(200);
 			expect(answer.json).toEqual({ status: 'INVALID_INPUT', dev_message: expect.stringContaining(method) });
