@@ -48,6 +48,9 @@
 		subtitle: $('chat-subtitle'),
 		startBot: $('start-bot'),
 		stopBot: $('stop-bot'),
+		pinnedBar: $('pinned-bar'),
+		pinnedCount: $('pinned-count'),
+		pinnedPreview: $('pinned-preview'),
 		messages: $('messages'),
 		empty: $('empty-chat'),
 		toast: $('toast'),
@@ -297,6 +300,7 @@
 		if (seq !== view.loadSeq) return;
 		for (const message of messages) view.messages.set(message.message_id, message);
 		for (const message of view.messages.values()) el.messages.append(messageItem(message));
+		renderPinned();
 		renderEmpty();
 		scrollToBottom(true);
 	}
@@ -418,6 +422,20 @@
 		el.startBot.hidden = !isPrivate || !(chat.bot_stopped || chat.message_count === 0);
 		el.startBot.textContent = chat.bot_stopped ? 'Restart bot' : 'Start';
 		el.stopBot.hidden = !isPrivate || chat.bot_stopped;
+		renderPinned();
+	}
+
+	/** The bar on top of a chat: the most recent pinned message (pinChatMessage) and how many are pinned. */
+	function renderPinned() {
+		const chat = currentChat();
+		const ids = (chat && chat.pinned_message_ids) || [];
+		el.pinnedBar.hidden = ids.length === 0;
+		if (ids.length === 0) return;
+		const latestId = ids[ids.length - 1];
+		const latest = view.messages.get(latestId);
+		el.pinnedBar.dataset.messageId = latestId;
+		el.pinnedCount.textContent = `· ${ids.length} pinned`;
+		el.pinnedPreview.textContent = latest ? previewText(latest) || 'Message' : 'Loading…';
 	}
 
 	function renderComposer() {
@@ -594,22 +612,20 @@
 		return item;
 	}
 
+	/** Scrolls a message into view and flashes it (a reply quote or the pinned bar was clicked). */
+	function jumpTo(messageId) {
+		const target = document.getElementById('message-' + messageId);
+		if (!target) return;
+		target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+		target.classList.add('flash');
+		setTimeout(() => target.classList.remove('flash'), 1200);
+	}
+
 	function replyQuote(messageId) {
 		const original = view.messages.get(messageId);
 		return h(
 			'button',
-			{
-				type: 'button',
-				class: 'reply-quote',
-				'data-reply-to': messageId,
-				onclick: () => {
-					const target = document.getElementById('message-' + messageId);
-					if (!target) return;
-					target.scrollIntoView({ block: 'center', behavior: 'smooth' });
-					target.classList.add('flash');
-					setTimeout(() => target.classList.remove('flash'), 1200);
-				},
-			},
+			{ type: 'button', class: 'reply-quote', 'data-reply-to': messageId, onclick: () => jumpTo(messageId) },
 			h('strong', { text: original ? userName(original.sender_id) : 'Reply' }),
 			h('span', { dir: 'auto', text: original ? previewText(original) : 'Message no longer here' }),
 		);
@@ -632,24 +648,46 @@
 		);
 	}
 
+	/**
+	 * A poll, with what the client libraries add (undocumented): a quiz marks its correct answer and shows
+	 * the explanation; "Multiple answers" and Anonymous/Public when the bot said so.
+	 */
 	function pollCard(poll) {
 		const status = poll.poll_status || {};
 		const percents = status.percent_vote_options || [];
+		const quiz = poll.type === 'Quiz';
+		const kind = `${status.state === 'Closed' ? 'Closed ' : ''}${quiz ? 'quiz' : 'poll'}`;
+		const facts = [
+			kind.charAt(0).toUpperCase() + kind.slice(1),
+			poll.is_anonymous === true ? 'Anonymous' : poll.is_anonymous === false ? 'Public' : null,
+			poll.allows_multiple_answers === true ? 'Multiple answers' : null,
+			`${status.total_vote || 0} votes`,
+		];
 		return h(
 			'figure',
-			{ class: 'poll' },
-			h('figcaption', {}, icon('poll'), h('span', { dir: 'auto', text: poll.question })),
+			{ class: quiz ? 'poll quiz' : 'poll' },
+			h('figcaption', {}, icon('poll'), quiz ? h('span', { class: 'poll-kind', text: 'Quiz' }) : null, h('span', { dir: 'auto', text: poll.question })),
 			h(
 				'ol',
 				{ class: 'poll-options' },
 				poll.options.map((option, index) => {
 					const percent = Number(percents[index] || 0);
+					const correct = quiz && poll.correct_option_index === index;
 					const bar = h('span', { class: 'poll-bar', 'aria-hidden': 'true' });
 					bar.style.setProperty('--percent', `${Math.max(0, Math.min(100, percent))}%`);
-					return h('li', { class: status.selection_index === index ? 'chosen' : '' }, bar, h('span', { class: 'poll-option', dir: 'auto', text: option }), h('span', { class: 'poll-percent', text: `${percent}%` }));
+					const classes = [status.selection_index === index ? 'chosen' : '', correct ? 'correct' : ''].filter(Boolean).join(' ');
+					return h(
+						'li',
+						{ class: classes },
+						bar,
+						h('span', { class: 'poll-option', dir: 'auto', text: option }),
+						correct ? h('span', { class: 'poll-correct', title: 'Correct answer', text: '✓ Correct' }) : null,
+						h('span', { class: 'poll-percent', text: `${percent}%` }),
+					);
 				}),
 			),
-			h('p', { class: 'muted poll-status', text: `${status.state === 'Closed' ? 'Closed poll' : 'Poll'} · ${status.total_vote || 0} votes` }),
+			quiz && poll.explanation ? h('p', { class: 'poll-explanation', dir: 'auto' }, h('span', { 'aria-hidden': 'true', text: '💡 ' }), poll.explanation) : null,
+			h('p', { class: 'muted poll-status', text: facts.filter(Boolean).join(' · ') }),
 		);
 	}
 
@@ -822,6 +860,7 @@
 		const last = [...view.messages.keys()].pop();
 		view.messages.set(message.message_id, message);
 		const item = messageItem(message);
+		renderPinned();
 		if (!last || compareIds(last, message.message_id) < 0) el.messages.append(item);
 		else {
 			// Rare: an event older than what is shown (a reload raced the stream). Put it in its place.
@@ -836,6 +875,7 @@
 		view.messages.set(message.message_id, message);
 		replaceMessage(message);
 		refreshReplyQuotes(message.message_id);
+		renderPinned();
 		if (view.editing === message.message_id || view.replyTo === message.message_id) renderDraft();
 	}
 
@@ -1189,6 +1229,8 @@
 	});
 
 	el.draftCancel.addEventListener('click', cancelDraft);
+
+	el.pinnedBar.addEventListener('click', () => jumpTo(el.pinnedBar.dataset.messageId));
 
 	el.fileInput.addEventListener('change', () => {
 		const [file] = el.fileInput.files;

@@ -159,11 +159,11 @@
 	function previewText(message) {
 		if (!message) return '';
 		if (message.text) return String(message.text);
-		if (message.poll) return '📊 ' + message.poll.question;
+		if (message.poll) return (message.poll.type === 'Quiz' ? '📊 Quiz: ' : '📊 ') + message.poll.question;
 		if (message.file) return '📎 ' + (message.file.file_name || 'file');
 		if (message.location) return '📍 Location';
 		if (message.contact_message) return '👤 ' + message.contact_message.first_name;
-		if (message.sticker) return message.sticker.emoji_character || 'Sticker';
+		if (message.sticker) return (message.sticker.emoji_character ? message.sticker.emoji_character + ' ' : '') + 'Sticker';
 		return '';
 	}
 

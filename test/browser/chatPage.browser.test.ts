@@ -254,6 +254,56 @@ describeInBrowser('the chat page in Chromium', () => {
 		await page.close();
 	});
 
+	test('the pinned bar shows the most recent pin and how many there are; quiz and poll cards say what they are', async () => {
+		const page = await openChat(browser, sandbox, reza.user_id, DEMO_GROUP_ID);
+		const bar = page.locator('#pinned-bar');
+		expect(await bar.isVisible()).toBe(false);
+
+		const { message_id: rules } = await bot(sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'قوانین گروه: با احترام باشید' });
+		await bot(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
+		await bar.locator('#pinned-preview', { hasText: 'قوانین گروه' }).waitFor();
+		expect(await bar.locator('#pinned-count').textContent()).toBe('· 1 pinned');
+		expect(await bar.locator('#pinned-preview').getAttribute('dir')).toBe('auto');
+		expect(await bar.locator('#pinned-preview').evaluate(direction)).toBe('rtl');
+
+		const { message_id: quiz } = await bot(sandbox, 'sendPoll', {
+			chat_id: DEMO_GROUP_ID,
+			question: 'Capital of Iran?',
+			options: ['Tabriz', 'Tehran', 'Shiraz'],
+			type: 'Quiz',
+			correct_option_index: 1,
+			explanation: 'Tehran has been the capital since 1786.',
+			is_anonymous: false,
+		});
+		await bot(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: quiz });
+		await bar.locator('#pinned-preview', { hasText: '📊 Quiz: Capital of Iran?' }).waitFor();
+		expect(await bar.locator('#pinned-count').textContent()).toBe('· 2 pinned');
+
+		const card = page.locator(`#message-${quiz} .poll`);
+		await card.locator('.poll-kind', { hasText: 'Quiz' }).waitFor();
+		expect(await card.locator('li.correct .poll-option').allTextContents()).toEqual(['Tehran']);
+		expect(await card.locator('.poll-correct').getAttribute('title')).toBe('Correct answer');
+		expect(await card.locator('.poll-explanation').textContent()).toContain('Tehran has been the capital since 1786.');
+		expect(await card.locator('.poll-status').textContent()).toBe('Quiz · Public · 0 votes');
+
+		await bot(sandbox, 'sendPoll', { chat_id: DEMO_GROUP_ID, question: 'Lunch?', options: ['Kebab', 'Ash'], allows_multiple_answers: true, is_anonymous: true });
+		const poll = page.locator('.poll', { hasText: 'Lunch?' });
+		await poll.waitFor();
+		expect(await poll.locator('.poll-status').textContent()).toBe('Poll · Anonymous · Multiple answers · 0 votes');
+		expect(await poll.locator('.poll-kind').count()).toBe(0);
+
+		// Unpinning the quiz brings the rules back; a click on the bar shows the pinned message.
+		await bot(sandbox, 'unpinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: '' });
+		await bar.locator('#pinned-preview', { hasText: 'قوانین گروه' }).waitFor();
+		expect(await bar.locator('#pinned-count').textContent()).toBe('· 1 pinned');
+		await bar.click();
+		await page.locator(`#message-${rules}.flash`).waitFor();
+		await bot(sandbox, 'deleteMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
+		await bar.waitFor({ state: 'hidden' });
+		expect(browser.errors(page)).toEqual([]);
+		await page.close();
+	});
+
 	test('renders what bots send, also in a narrow window; screenshot for the docs', async () => {
 		await bot(sandbox, 'setCommands', {
 			bot_commands: [

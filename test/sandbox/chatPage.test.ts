@@ -6,7 +6,7 @@
 import http from 'node:http';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS, startSandbox } from '../../sandbox';
 import { escapeHtml, isSafeUrl, previewText, renderText } from '../../sandbox/web/render';
 import { adminCall, ok, startReceiver } from './helpers';
 
@@ -187,6 +187,20 @@ describe('the event stream', () => {
 		}
 	});
 
+	test('pins and unpins show up as chat events carrying the pinned message ids', async () => {
+		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
+		try {
+			await stream.next('hello');
+			const { message_id } = await ok(sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'House rules' });
+			await ok(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id });
+			await stream.next('chat', (data) => data.chat.chat_id === DEMO_GROUP_ID && data.chat.pinned_message_ids.includes(message_id));
+			await ok(sandbox, 'unpinAllChatMessages', { chat_id: DEMO_GROUP_ID });
+			await stream.next('chat', (data) => data.chat.chat_id === DEMO_GROUP_ID && data.chat.pinned_message_ids.length === 0);
+		} finally {
+			stream.close();
+		}
+	});
+
 	test('an inline tap shows up as a delivery, queued and then finished', async () => {
 		const receiver = await startReceiver();
 		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
@@ -262,6 +276,8 @@ describe('the formatting renderer (sandbox/web/render.js, shared with the page)'
 		expect(isSafeUrl('https://a b')).toBe(false);
 		expect(previewText({ text: 'hello' })).toBe('hello');
 		expect(previewText({ poll: { question: 'Lunch?', options: ['a', 'b'] } })).toBe('📊 Lunch?');
+		expect(previewText({ poll: { question: 'Capital?', options: ['a', 'b'], type: 'Quiz', correct_option_index: 0 } })).toBe('📊 Quiz: Capital?');
+		expect(previewText({ sticker: DEMO_STICKERS.party })).toBe('🎉 Sticker');
 		expect(previewText({ file: { file_id: 'f', file_name: 'report.pdf' } })).toBe('📎 report.pdf');
 	});
 });
