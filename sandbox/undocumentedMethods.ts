@@ -1,5 +1,5 @@
 /**
- * Methods Rubika's client libraries (rubpy, rubka, HADI's) call although the official documentation does
+ * Methods Rubika's client libraries (rubpy, rubka) call although the official documentation does
  * not list them (UNDOCUMENTED_METHODS), and sendPoll's undocumented fields. Their real answers are unknown:
  * the shapes played here are in README.md. `absentMethods` (api.ts) turns any of them into an unknown
  * method, and `pollExtras` switches how sendPoll treats its extra fields.
