@@ -2,7 +2,7 @@
  * `npm run sandbox`: the sandbox with the demo seed on RUBIKA_SANDBOX_PORT (default 8765), for manual
  * trials, demos and out-of-process tests. Prints what you need to point a Rubika credential at it.
  */
-import { DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS } from './seed';
+import { DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from './seed';
 import { startSandbox } from './server';
 
 async function main(): Promise<void> {
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
 			`  Group   ${DEMO_GROUP_ID} (bot is admin)`,
 			`  Group   ${DEMO_QUIET_GROUP_ID} (bot is a member)`,
 			`  Channel ${DEMO_CHANNEL_ID} (bot is admin)`,
+			`  Stickers ${Object.values(DEMO_STICKERS).map((sticker) => `${sticker.emoji_character} ${sticker.sticker_id}`).join('   ')}`,
 			`Admin API: ${sandbox.baseUrl}/_sandbox/state  (see sandbox/README.md)`,
 			`Try: curl -X POST ${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/getMe`,
 			'Ctrl+C to stop.',
