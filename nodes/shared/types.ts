@@ -1,7 +1,7 @@
 /**
  * Rubika Bot API v3 types, defined once and shared by the nodes, the sandbox server and the tests.
  *
- * Sources: ../shared/spec/rubika-bot-api.md (the spec) and rubika-api-facts.md (what the real service does).
+ * Sources: Rubika's Bot API documentation and docs/api-facts.md (what the real service does, cited as "facts §N").
  * Where the facts conflict we keep every plausible variant (e.g. both spellings of the one-time keypad flag,
  * the union of both ButtonType lists) so the node accepts whatever the service sends back.
  */
@@ -30,8 +30,8 @@ export const DOCUMENTED_METHODS = [
 ] as const;
 
 /**
- * Methods Rubika's client libraries call (rubpy, rubka, HADI's) that the official documentation does not list
- * (docs/undocumented-methods.md). A Rubika may not offer them; the node says so when it answers as if not.
+ * Methods Rubika's client libraries call (rubpy, rubka) that the official documentation does not list
+ * (facts §9). A Rubika may not offer them; the node says so when it answers as if not.
  */
 export const UNDOCUMENTED_METHODS = [
 	'sendSticker',

@@ -42,6 +42,7 @@ test('the Operation dropdown of the Message resource offers every operation, alp
 		['Send File', 'sendFile'],
 		['Send Location', 'sendLocation'],
 		['Send Poll', 'sendPoll'],
+		['Send Sticker', 'sendSticker'],
 		['Send Text', 'sendMessage'],
 	]);
 });

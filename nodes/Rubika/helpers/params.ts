@@ -126,6 +126,22 @@ export function readInteger(
 	return value;
 }
 
+/** A switch; expressions may deliver it as "true"/"false". Anything else is refused rather than guessed. */
+export function readSwitch(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: string,
+	fallback: boolean,
+): boolean {
+	const value = parameter(context, name, itemIndex, fallback);
+	if (value === undefined || value === null || value === '') return fallback;
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw new InputError(field, `must be true or false, got ${JSON.stringify(value)}`);
+}
+
 /**
  * A required id field (chat, message, user…). Always a string field: Rubika's ids are strings and some
  * outgrow JavaScript's exact integers, so a number field would silently change them.

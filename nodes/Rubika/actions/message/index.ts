@@ -9,6 +9,7 @@ import { sendFile } from './sendFile.operation';
 import { sendLocation } from './sendLocation.operation';
 import { sendMessage } from './sendMessage.operation';
 import { sendPoll } from './sendPoll.operation';
+import { sendSticker } from './sendSticker.operation';
 
 const operations: RubikaOperation[] = [
 	sendMessage,
@@ -17,6 +18,7 @@ const operations: RubikaOperation[] = [
 	sendLocation,
 	sendContact,
 	sendFile,
+	sendSticker,
 	forwardMessage,
 	editMessageText,
 	editMessageKeypad,

@@ -1,0 +1,20 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { callRubika } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
+import { undocumentedDescription, undocumentedNotice } from '../undocumented';
+import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
+import { memberCountFromAnswer } from './members';
+
+export const getChatMemberCount: RubikaOperation = {
+	value: 'getChatMemberCount',
+	name: 'Get Member Count',
+	action: 'Get the member count of a chat',
+	description: undocumentedDescription('Get how many members a group or channel has', 'getChatMemberCount'),
+	properties: [undocumentedNotice('getChatMemberCount'), chatIdProperty(MODERATED_CHAT_DESCRIPTION)],
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const chatId = readChatId(this, itemIndex);
+		const data = await callRubika(this, 'getChatMemberCount', { chat_id: chatId }, { itemIndex });
+		return memberCountFromAnswer(data, chatId);
+	},
+};

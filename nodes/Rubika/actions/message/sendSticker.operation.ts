@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { callRubika } from '../../../shared/transport';
+import { idProperty, requireId } from '../../helpers/params';
+import type { RubikaOperation } from '../types';
+import { undocumentedDescription, undocumentedNotice } from '../undocumented';
+import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+
+const STICKER_ID_FIELD = 'Sticker ID';
+
+export const sendSticker: RubikaOperation = {
+	value: 'sendSticker',
+	name: 'Send Sticker',
+	action: 'Send a sticker',
+	description: undocumentedDescription('Send a sticker by its ID', 'sendSticker'),
+	properties: [
+		undocumentedNotice('sendSticker'),
+		chatIdProperty(),
+		idProperty(
+			STICKER_ID_FIELD,
+			'stickerId',
+			'e.g. the sticker_id of a sticker sent to the bot',
+			'The sticker to send: the sticker_id of a sticker someone sent the bot (new_message.sticker.sticker_id in the trigger\'s output)',
+		),
+		...sendExtrasProperties(),
+	],
+	recipient: readChatId,
+	async execute(this: IExecuteFunctions, itemIndex: number) {
+		const chatId = readChatId(this, itemIndex);
+		const stickerId = requireId(this, 'stickerId', itemIndex, STICKER_ID_FIELD);
+		const body: IDataObject = { chat_id: chatId, sticker_id: stickerId, ...readSendExtras(this, itemIndex) };
+		const data = await callRubika(this, 'sendSticker', body, { itemIndex });
+		return { ...data, chat_id: chatId, sticker_id: stickerId };
+	},
+};
