@@ -244,7 +244,7 @@ function refuseLinkTap(button: Button): void {
 
 /**
  * Joining through an invite link or a channel's username (a joinchannel link button), which a ban
- * forbids (spec §4.6).
+ * forbids (banChatMember's documentation, facts §7).
  */
 export function userJoinChat(state: SandboxState, input: { userId: string; chatId?: string; username?: string }): ChatRecord {
 	state.requireUser(input.userId);
@@ -304,7 +304,7 @@ interface ButtonLink {
 }
 
 /**
- * A payment changes state (UpdatedPayment, documented in OFF-OLD and read by every library, though no
+ * A payment changes state (UpdatedPayment, documented in the 2022 documentation and read by every library, though no
  * method creates payments): the bot gets `updated_payment` in the user's private chat.
  */
 export function paymentUpdate(

@@ -1,5 +1,5 @@
 /**
- * Every knob of the sandbox. Where the facts (rubika-api-facts.md) mark a behaviour as unknown or
+ * Every knob of the sandbox. Where the facts (docs/api-facts.md) mark a behaviour as unknown or
  * conflicting, the sandbox plays one plausible variant by default and a knob switches to the others,
  * so the node can be tested against each.
  */
@@ -37,7 +37,7 @@ export interface RateLimitConfig {
 }
 
 export interface SandboxConfig {
-	/** How an unknown token is answered (facts §1: unknown; FASTRUB reads INVALID_INPUT as "bad token"). */
+	/** How an unknown token is answered (facts §1: unknown; the fast_rub library reads INVALID_INPUT as "bad token"). */
 	badToken: ErrorAnswer;
 	/** How an unknown method name is answered. */
 	unknownMethod: ErrorAnswer;
@@ -64,7 +64,7 @@ export interface SandboxConfig {
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
 	explicitNulls: boolean;
-	/** Post webhook events to `url + /receiveUpdate` and `url + /receiveInlineMessage` (OFF-OLD) instead of `url`. */
+	/** Post webhook events to `url + /receiveUpdate` and `url + /receiveInlineMessage` (the 2022 documentation) instead of `url`. */
 	appendEndpointSuffix: boolean;
 	/** Deliver every webhook event twice (facts §4: duplicates are unknown, libraries dedup). */
 	duplicateDeliveries: boolean;

@@ -67,7 +67,7 @@ export interface PreparedSend {
 
 /**
  * The options every send method shares. Chat keypad rules: `New` + chat_keypad sets it, `Remove` clears
- * it, `None` leaves it; a chat_keypad without any type also sets it, as HADI's library relies on that.
+ * it, `None` leaves it; a chat_keypad without any type also sets it (nothing says otherwise, and a type-less keypad would else be lost).
  */
 export function prepareSend(ctx: MethodContext, body: Body): PreparedSend {
 	const chat = botChat(ctx, body);

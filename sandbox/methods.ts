@@ -233,7 +233,7 @@ function moderation(ctx: MethodContext, body: Body): { chat: ChatRecord; userId:
 	return { chat, userId };
 }
 
-/** Removes and bans; the owner and admins are untouched, yet the answer is still OK (spec §4.6). */
+/** Removes and bans; the owner and admins are untouched, and the answer is still OK: the documentation says the ban has no effect on them, not that it fails. */
 const banChatMember: MethodHandler = (ctx, body) => {
 	const { chat, userId } = moderation(ctx, body);
 	if (ctx.state.isAdmin(chat, userId)) return {};

@@ -49,7 +49,7 @@ export function optionalId(body: Body, field: string): string | undefined {
 	return requireId(body, field);
 }
 
-/** `disable_notification` is typed bool in some methods and string in others (spec §4.2): take both. */
+/** `disable_notification` is typed bool in some methods and string in others in the documentation: take both. */
 export function optionalBoolean(body: Body, field: string): boolean | undefined {
 	if (!present(body, field)) return undefined;
 	const value = body[field];
