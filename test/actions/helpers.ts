@@ -6,9 +6,10 @@ import http from 'node:http';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN } from '../../sandbox';
 import type { BinaryMode, InputItem, NodeRunResult } from '../harness/n8n';
 import { runNode, useBinaryMode } from '../harness/n8n';
+import { useSandbox } from '../harness/sandbox';
 
 export interface ActionSandbox {
 	/** The file's sandbox; available from beforeAll on. */
@@ -41,21 +42,10 @@ export type RefusalCase = [name: string, parameters: INodeParameters, message: s
  * preset on every run; a run's own `resource` parameter wins.
  */
 export function useActionSandbox(resource: string, options: ActionSandboxOptions = {}): ActionSandbox {
-	let started: RubikaSandbox | undefined;
-	beforeAll(async () => {
-		if (options.binaryMode) await useBinaryMode(options.binaryMode);
-		started = await startSandbox();
-	});
-	afterAll(async () => {
-		await started?.close();
-	});
-	beforeEach(() => {
-		started?.reset();
-	});
-	const current = (): RubikaSandbox => {
-		if (!started) throw new Error('the sandbox is started in beforeAll; use it inside a test');
-		return started;
-	};
+	const binaryMode = options.binaryMode;
+	if (binaryMode) beforeAll(async () => await useBinaryMode(binaryMode));
+	const fixture = useSandbox();
+	const current = (): RubikaSandbox => fixture.sandbox;
 	const expectRefused = (result: NodeRunResult, message: string | RegExp) => {
 		expect(result.error?.name).toBe('NodeOperationError');
 		if (typeof message === 'string') expect(result.error?.message).toBe(message);

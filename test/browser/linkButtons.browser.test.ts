@@ -10,7 +10,8 @@ import http from 'node:http';
 import type { Page } from 'playwright-core';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser } from './browser';
 
@@ -87,7 +88,6 @@ async function openChat(browser: TestBrowser, sandbox: RubikaSandbox, userId: st
 }
 
 describeInBrowser('link buttons on the chat page', () => {
-	let sandbox: RubikaSandbox;
 	let browser: TestBrowser;
 	let pages: TinyServer;
 	/** A webhook-mode bot's inline endpoint: a link button must never reach it. */
@@ -95,7 +95,6 @@ describeInBrowser('link buttons on the chat page', () => {
 
 	beforeAll(async () => {
 		if (!chromium.path) throw new Error(`no browser: ${chromium.reason}`);
-		sandbox = await startSandbox();
 		pages = await startPages();
 		inlineEndpoint = await startPages();
 		browser = await openBrowser({
@@ -107,20 +106,20 @@ describeInBrowser('link buttons on the chat page', () => {
 		await browser?.close();
 		await pages?.close();
 		await inlineEndpoint?.close();
-		await sandbox?.close();
 	});
+	// After the hooks above: its afterAll closes the sandbox once the browser is closed.
+	const t = useSandbox();
 	beforeEach(() => {
-		sandbox.reset();
 		pages.hits.length = 0;
 		inlineEndpoint.hits.length = 0;
 	});
 
 	test('a url button opens a new tab at its URL, a joinchannel button joins and opens the channel, nothing reaches the bot', async () => {
-		const news = sandbox.addChannel({ title: 'Sandbox News', username: 'sandbox_news', ownerId: reza.user_id });
-		await bot(sandbox, 'updateBotEndpoints', { url: inlineEndpoint.url, type: 'ReceiveInlineMessage' });
+		const news = t.sandbox.addChannel({ title: 'Sandbox News', username: 'sandbox_news', ownerId: reza.user_id });
+		await bot(t.sandbox, 'updateBotEndpoints', { url: inlineEndpoint.url, type: 'ReceiveInlineMessage' });
 		const resumeUrl = `${pages.url}/webhook-waiting/123/abc?approved=true&signature=0f3a9c`;
 		const text = 'درخواست مرخصی: تأیید می‌کنید؟ Details';
-		const { message_id } = await bot(sandbox, 'sendMessage', {
+		const { message_id } = await bot(t.sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
 			text,
 			metadata: { meta_data_parts: [{ type: 'Link', from_index: text.indexOf('Details'), length: 7, link_url: `${pages.url}/details` }] },
@@ -139,7 +138,7 @@ describeInBrowser('link buttons on the chat page', () => {
 
 		// A javascript: or data: address cannot even be sent.
 		for (const bad of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>']) {
-			const refused = await call(sandbox, 'sendMessage', {
+			const refused = await call(t.sandbox, 'sendMessage', {
 				chat_id: sara.chat_id,
 				text: 'x',
 				inline_keypad: { rows: [{ buttons: [{ id: 'x', type: 'Link', button_text: 'x', button_link: { type: 'url', link_url: bad } }] }] },
@@ -147,7 +146,7 @@ describeInBrowser('link buttons on the chat page', () => {
 			expect(refused).toEqual({ status: 'INVALID_INPUT', dev_message: expect.stringMatching(/^inline_keypad\.rows\[0\]\.buttons\[0\]\.button_link\.link_url must be an absolute http\(s\) URL/) });
 		}
 
-		const page = await openChat(browser, sandbox, sara.user_id, sara.chat_id);
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
 		const item = page.locator(`#message-${message_id}`);
 		const approve = item.getByRole('link', { name: '✅ تأیید' });
 		await approve.waitFor();
@@ -178,25 +177,25 @@ describeInBrowser('link buttons on the chat page', () => {
 		await detailsPage.close();
 
 		// The joinchannel button: Sara joins @sandbox_news and the page opens it.
-		expect(sandbox.chat(news.chat_id).members.some((member) => member.id === sara.user_id)).toBe(false);
+		expect(t.sandbox.chat(news.chat_id).members.some((member) => member.id === sara.user_id)).toBe(false);
 		const join = item.getByRole('button', { name: '📢 Join the news' });
 		expect(await join.getAttribute('title')).toBe('Join @sandbox_news');
 		await join.click();
-		await eventually(() => sandbox.chat(news.chat_id).members.find((member) => member.id === sara.user_id && member.role === 'member'), 'Sara in the channel');
+		await eventually(() => t.sandbox.chat(news.chat_id).members.find((member) => member.id === sara.user_id && member.role === 'member'), 'Sara in the channel');
 		await page.locator(`.chat-item[aria-current="true"][data-chat-id="${news.chat_id}"]`).waitFor();
 		await page.locator('#chat-title', { hasText: 'Sandbox News' }).waitFor();
 		await page.locator('#toast', { hasText: 'You joined Sandbox News.' }).waitFor();
 
 		// No tap of a link button is an inline message: the bot's endpoint heard nothing.
-		await sandbox.deliveriesSettled();
-		expect(sandbox.deliveries).toEqual([]);
+		await t.sandbox.deliveriesSettled();
+		expect(t.sandbox.deliveries).toEqual([]);
 		expect(inlineEndpoint.hits).toEqual([]);
 		expect(browser.errors(page)).toEqual([]);
 		await page.close();
 	});
 
 	test('an unsafe address that got into the state anyway is shown but never opened; chat-keypad link buttons work too', async () => {
-		const { message_id } = await bot(sandbox, 'sendMessage', {
+		const { message_id } = await bot(t.sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
 			text: 'Open it',
 			inline_keypad: { rows: [{ buttons: [{ id: 'evil', type: 'Link', button_text: 'Open', button_link: { type: 'url', link_url: `${pages.url}/fine` } }] }] },
@@ -207,10 +206,10 @@ describeInBrowser('link buttons on the chat page', () => {
 			},
 		});
 		// Validation refuses it, so write it into the state directly, as a bug elsewhere might.
-		const stored = sandbox.state.chats.get(sara.chat_id)?.messages.get(message_id);
+		const stored = t.sandbox.state.chats.get(sara.chat_id)?.messages.get(message_id);
 		(stored?.inline_keypad?.rows[0].buttons[0].button_link as { link_url: string }).link_url = 'javascript:alert(document.domain)';
 
-		const page = await openChat(browser, sandbox, sara.user_id, sara.chat_id);
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
 		const evil = page.locator(`#message-${message_id}`).getByRole('button', { name: 'Open' });
 		await evil.waitFor();
 		expect(await evil.getAttribute('aria-disabled')).toBe('true');
@@ -233,10 +232,10 @@ describeInBrowser('link buttons on the chat page', () => {
 		await sitePage.waitForLoadState();
 		expect(sitePage.url()).toBe(`${pages.url}/site`);
 		await sitePage.close();
-		await eventually(() => sandbox.chatKeypad(sara.chat_id) === null, 'the one-time keypad cleared');
+		await eventually(() => t.sandbox.chatKeypad(sara.chat_id) === null, 'the one-time keypad cleared');
 		await keypadArea.waitFor({ state: 'hidden' });
-		expect(sandbox.messages(sara.chat_id).map((message) => message.sender_type)).toEqual(['Bot']);
-		expect(sandbox.updates()).toEqual([]);
+		expect(t.sandbox.messages(sara.chat_id).map((message) => message.sender_type)).toEqual(['Bot']);
+		expect(t.sandbox.updates()).toEqual([]);
 		expect(browser.errors(page)).toEqual([]);
 		await page.close();
 	});

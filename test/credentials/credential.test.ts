@@ -2,19 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { RubikaApi, rubikaRequestUrl } from '../../credentials/RubikaApi.credentials';
-import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, startSandbox } from '../../sandbox';
 import { testRubikaCredential } from '../harness/credentialTest';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: RubikaSandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-	sandbox.clearFaults();
-	sandbox.clearRequests();
-});
+const t = useSandbox();
 
 async function withServer(answer: (res: http.ServerResponse) => void, run: (baseUrl: string) => Promise<void>) {
 	const server = http.createServer((_req, res) => answer(res));
@@ -28,21 +20,21 @@ async function withServer(answer: (res: http.ServerResponse) => void, run: (base
 
 describe('credential test (getMe)', () => {
 	test('a good token passes, and getMe went to the sandbox with it', async () => {
-		const outcome = await testRubikaCredential({ accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl });
+		const outcome = await testRubikaCredential({ accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl });
 		expect(outcome).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const [request] = sandbox.requestsFor('getMe');
+		const [request] = t.sandbox.requestsFor('getMe');
 		expect(request.tokenValid).toBe(true);
 	});
 
 	test('a wrong token says the token was rejected', async () => {
-		const outcome = await testRubikaCredential({ accessToken: 'x'.repeat(64), baseUrl: sandbox.baseUrl });
+		const outcome = await testRubikaCredential({ accessToken: 'x'.repeat(64), baseUrl: t.sandbox.baseUrl });
 		expect(outcome.status).toBe('Error');
 		expect(outcome.message).toMatch(/rejected the bot token/);
 	});
 
 	test('a rate-limited bot is told to wait', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe' });
-		const outcome = await testRubikaCredential({ accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe' });
+		const outcome = await testRubikaCredential({ accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl });
 		expect(outcome.message).toMatch(/rate limiting/);
 	});
 

@@ -2,42 +2,39 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { ListenHarnessOptions } from '../harness/listen';
 import { ListenHarness } from '../harness/listen';
+import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;
 
 export interface ListenTestContext {
-	sandbox: RubikaSandbox;
+	readonly sandbox: RubikaSandbox;
 	/** A harness on the demo bot; `interval` defaults to 0.2 s here so that tests run quickly. */
 	harness(parameters?: INodeParameters, options?: Partial<ListenHarnessOptions>): ListenHarness;
 }
 
 export function useSandbox(): ListenTestContext {
-	const context = {} as ListenTestContext;
-	beforeAll(async () => {
-		context.sandbox = await startSandbox();
-		context.harness = (parameters = {}, options = {}) => {
-			const { options: nodeOptions, ...rest } = parameters as INodeParameters & { options?: object };
-			const harness = new ListenHarness({
-				parameters: { ...rest, options: { interval: 0.2, ...(nodeOptions ?? {}) } },
-				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: context.sandbox.baseUrl },
-				...options,
-			});
-			return harness;
-		};
-	});
-	beforeEach(() => context.sandbox.reset());
+	const fixture = useSandboxFixture();
 	afterEach(async () => {
 		// No loop outlives its test.
 		await ListenHarness.stopAll();
-		context.sandbox.clearFaults();
+		fixture.sandbox.clearFaults();
 	});
-	afterAll(async () => {
-		await context.sandbox?.close();
-	});
-	return context;
+	return {
+		get sandbox() {
+			return fixture.sandbox;
+		},
+		harness: (parameters = {}, options = {}) => {
+			const { options: nodeOptions, ...rest } = parameters as INodeParameters & { options?: object };
+			return new ListenHarness({
+				parameters: { ...rest, options: { interval: 0.2, ...(nodeOptions ?? {}) } },
+				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: fixture.sandbox.baseUrl },
+				...options,
+			});
+		},
+	};
 }
 
 export function texts(items: INodeExecutionData[]): Array<string | null> {

@@ -1,18 +1,12 @@
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 import type { Receiver } from './helpers';
 import { adminCall, api, ok, startReceiver } from './helpers';
 
 const { sara, ali } = DEMO_USERS;
-let sandbox: RubikaSandbox;
+const t = useSandbox();
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => adminCall(sandbox, method, path, body, headers);
+const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => adminCall(t.sandbox, method, path, body, headers);
 
 test('health, state and CORS', async () => {
 	const health = await admin('GET', '/health');
@@ -29,9 +23,9 @@ test('a broadcast audience: new recipients with private chats, and the bot\'s me
 	const { chatIds } = (await admin('POST', '/recipients', { count: 3 })).json;
 	expect(chatIds).toHaveLength(3);
 	expect(new Set(chatIds).size).toBe(3);
-	await ok(sandbox, 'sendMessage', { chat_id: chatIds[0], text: 'one' });
-	await ok(sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'two' });
-	await ok(sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'again' });
+	await ok(t.sandbox, 'sendMessage', { chat_id: chatIds[0], text: 'one' });
+	await ok(t.sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'two' });
+	await ok(t.sandbox, 'sendMessage', { chat_id: chatIds[2], text: 'again' });
 	expect((await admin('POST', '/bot-message-counts', { chatIds })).json).toEqual({ counts: [1, 0, 2] });
 	expect((await admin('POST', '/recipients', { count: 0 })).httpStatus).toBe(400);
 	expect((await admin('POST', '/bot-message-counts', { chatIds: [1] })).httpStatus).toBe(400);
@@ -41,12 +35,12 @@ test('a user message sent through the admin API reaches getUpdates', async () =>
 	const sent = await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'from the browser' });
 	expect(sent.httpStatus).toBe(200);
 	expect(sent.json).toMatchObject({ chat_id: sara.chat_id, text: 'from the browser', sender_type: 'User' });
-	const { updates } = await ok(sandbox, 'getUpdates', {});
+	const { updates } = await ok(t.sandbox, 'getUpdates', {});
 	expect(updates[0].new_message.message_id).toBe(sent.json.message_id);
 });
 
 test('the bot\'s messages, keypads and members can be read back', async () => {
-	await ok(sandbox, 'sendMessage', {
+	await ok(t.sandbox, 'sendMessage', {
 		chat_id: sara.chat_id,
 		text: 'menu',
 		chat_keypad_type: 'New',
@@ -66,8 +60,8 @@ test('edit, delete, inline taps, start, stop and join', async () => {
 	expect((await admin('POST', '/actions/delete-message', { userId: ali.user_id, chatId: DEMO_GROUP_ID, messageId: sent.message_id })).json).toEqual({});
 	const receiver: Receiver = await startReceiver();
 	try {
-		await ok(sandbox, 'updateBotEndpoints', { url: receiver.url, type: 'ReceiveInlineMessage' });
-		const { message_id } = await ok(sandbox, 'sendMessage', {
+		await ok(t.sandbox, 'updateBotEndpoints', { url: receiver.url, type: 'ReceiveInlineMessage' });
+		const { message_id } = await ok(t.sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
 			text: 'vote',
 			inline_keypad: { rows: [{ buttons: [{ id: 'up', type: 'Simple', button_text: '👍' }] }] },
@@ -84,7 +78,7 @@ test('edit, delete, inline taps, start, stop and join', async () => {
 	expect((await admin('POST', '/actions/start-bot', { userId: sara.user_id, startId: 'x' })).json.bot_stopped).toBe(false);
 	const joined = await admin('POST', '/actions/join-chat', { userId: sara.user_id, chatId: DEMO_GROUP_ID });
 	expect(joined.httpStatus).toBe(200);
-	const types = (await ok(sandbox, 'getUpdates', {})).updates.map((update: any) => update.type);
+	const types = (await ok(t.sandbox, 'getUpdates', {})).updates.map((update: any) => update.type);
 	expect(types).toEqual(['NewMessage', 'UpdatedMessage', 'RemovedMessage', 'StoppedBot', 'StartedBot', 'NewMessage']);
 });
 
@@ -96,13 +90,13 @@ test('misuse answers 4xx with an error, never a Rubika envelope', async () => {
 	expect((await admin('GET', '/nowhere')).httpStatus).toBe(404);
 	expect((await admin('DELETE', '/health')).httpStatus).toBe(405);
 	expect((await admin('PATCH', '/config', { bogus: 1 })).json.error).toMatch(/bogus/);
-	expect((await adminCall(sandbox, 'POST', '/actions/send-message', undefined)).httpStatus).toBe(400);
+	expect((await adminCall(t.sandbox, 'POST', '/actions/send-message', undefined)).httpStatus).toBe(400);
 });
 
 test('bots, users and chats can be created; a new bot\'s token works', async () => {
 	const bot = (await admin('POST', '/bots', { bot_title: 'Second', username: 'second_bot' })).json;
 	expect(bot.token).toMatch(/^[A-Za-z0-9]{64}$/);
-	expect((await api(sandbox, 'getMe', undefined, bot.token)).json.data.bot).toMatchObject({ bot_id: bot.bot_id, bot_title: 'Second' });
+	expect((await api(t.sandbox, 'getMe', undefined, bot.token)).json.data.bot).toMatchObject({ bot_id: bot.bot_id, bot_title: 'Second' });
 	const user = (await admin('POST', '/users', { first_name: 'Nima', username: 'nima' })).json;
 	expect(user.user_id).toMatch(/^u0[A-Za-z0-9]{30}$/);
 	const group = (await admin('POST', '/chats', { type: 'Group', title: 'New', ownerId: user.user_id, adminIds: [bot.bot_id] })).json;
@@ -117,29 +111,29 @@ test('files, requests, faults, config, synthetic updates and reset', async () =>
 	const file = (await admin('POST', '/files', Buffer.from('hello file'), { 'Content-Type': 'text/plain', 'X-File-Name': encodeURIComponent('نامه.txt') })).json;
 	expect(file).toEqual({ file_id: expect.any(String), download_url: expect.stringContaining('/files/') });
 	await admin('POST', '/actions/send-message', { userId: sara.user_id, fileId: file.file_id });
-	expect(sandbox.lastMessage(sara.chat_id)?.file).toEqual({ file_id: file.file_id, file_name: 'نامه.txt', size: '10' });
+	expect(t.sandbox.lastMessage(sara.chat_id)?.file).toEqual({ file_id: file.file_id, file_name: 'نامه.txt', size: '10' });
 
-	await ok(sandbox, 'getMe');
+	await ok(t.sandbox, 'getMe');
 	expect((await admin('GET', '/requests?method=getMe')).json).toEqual([expect.objectContaining({ method: 'getMe', tokenValid: true })]);
 	await admin('DELETE', '/requests');
 	expect((await admin('GET', '/requests')).json).toEqual([]);
 
 	const fault = (await admin('POST', '/faults', { kind: 'status', status: 'TOO_REQUESTS', times: -1 })).json;
 	expect(fault).toMatchObject({ kind: 'status', remaining: null }); // Infinity is null in JSON
-	expect((await api(sandbox, 'getMe')).json.status).toBe('TOO_REQUESTS');
+	expect((await api(t.sandbox, 'getMe')).json.status).toBe('TOO_REQUESTS');
 	expect((await admin('GET', '/faults')).json).toHaveLength(1);
 	await admin('DELETE', '/faults');
-	expect((await api(sandbox, 'getMe')).json.status).toBe('OK');
+	expect((await api(t.sandbox, 'getMe')).json.status).toBe('OK');
 
 	expect((await admin('PATCH', '/config', { latencyMs: 5 })).json.latencyMs).toBe(5);
 	expect((await admin('GET', '/config')).json.latencyMs).toBe(5);
-	sandbox.configure({ latencyMs: 0 });
+	t.sandbox.configure({ latencyMs: 0 });
 
 	await admin('POST', `/bots/${DEMO_BOT_ID}/synthetic-updates`, { count: 250 });
-	expect(sandbox.updates()).toHaveLength(251);
+	expect(t.sandbox.updates()).toHaveLength(251);
 
 	expect((await admin('POST', '/reset', { seed: 'empty' })).json).toEqual({ ok: true });
-	expect(sandbox.snapshot().bots).toEqual([]);
+	expect(t.sandbox.snapshot().bots).toEqual([]);
 	await admin('POST', '/reset', {});
-	expect(sandbox.users()).toHaveLength(3);
+	expect(t.sandbox.users()).toHaveLength(3);
 });

@@ -1,64 +1,58 @@
 import axios from 'axios';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
+import { useSandbox, withSandbox } from '../harness/sandbox';
 import { api, multipartBody, ok, postRaw } from './helpers';
 
 const { sara } = DEMO_USERS;
-let sandbox: RubikaSandbox;
+const t = useSandbox();
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const send = (text = 'x') => api(sandbox, 'sendMessage', { chat_id: sara.chat_id, text });
+const send = (text = 'x') => api(t.sandbox, 'sendMessage', { chat_id: sara.chat_id, text });
 
 describe('fault kinds', () => {
 	test('httpStatus answers that status with the given body, without effect', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, body: 'Service Unavailable' });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, body: 'Service Unavailable' });
 		const answer = await send();
 		expect(answer).toMatchObject({ httpStatus: 503, text: 'Service Unavailable' });
-		expect(sandbox.messages(sara.chat_id)).toEqual([]);
-		expect(sandbox.requestsFor('sendMessage')[0]).toMatchObject({ httpStatus: 503, status: null, fault: 'httpStatus' });
+		expect(t.sandbox.messages(sara.chat_id)).toEqual([]);
+		expect(t.sandbox.requestsFor('sendMessage')[0]).toMatchObject({ httpStatus: 503, status: null, fault: 'httpStatus' });
 		expect((await send()).json.status).toBe('OK');
 	});
 
 	test('status answers an error envelope: TOO_REQUESTS on 429, INVALID_ACCESS on 200', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429 });
-		sandbox.injectFault({ kind: 'status', status: 'INVALID_ACCESS' });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429 });
+		t.sandbox.injectFault({ kind: 'status', status: 'INVALID_ACCESS' });
 		const first = await send();
 		expect(first.httpStatus).toBe(429);
 		expect(first.json).toEqual({ status: 'TOO_REQUESTS', dev_message: expect.any(String) });
 		const second = await send();
 		expect(second.httpStatus).toBe(200);
 		expect(second.json.status).toBe('INVALID_ACCESS');
-		expect(sandbox.messages(sara.chat_id)).toEqual([]);
+		expect(t.sandbox.messages(sara.chat_id)).toEqual([]);
 	});
 
 	test('retryAfterSeconds adds a Retry-After header to a status or httpStatus fault', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, retryAfterSeconds: 2 });
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, retryAfterSeconds: 0.5 });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, retryAfterSeconds: 2 });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, retryAfterSeconds: 0.5 });
 		const limited = await send();
 		expect(limited.httpStatus).toBe(429);
 		expect(limited.headers['retry-after']).toBe('2');
 		expect((await send()).headers['retry-after']).toBe('0.5');
 		expect((await send()).headers['retry-after']).toBeUndefined();
-		expect(() => sandbox.injectFault({ kind: 'status', retryAfterSeconds: -1 })).toThrow(/retryAfterSeconds/);
+		expect(() => t.sandbox.injectFault({ kind: 'status', retryAfterSeconds: -1 })).toThrow(/retryAfterSeconds/);
 	});
 
 	test('delay waits, then answers normally', async () => {
-		sandbox.injectFault({ kind: 'delay', ms: 300 });
+		t.sandbox.injectFault({ kind: 'delay', ms: 300 });
 		const started = Date.now();
 		const answer = await send();
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 		expect(answer.json.status).toBe('OK');
-		expect(sandbox.messages(sara.chat_id)).toHaveLength(1);
+		expect(t.sandbox.messages(sara.chat_id)).toHaveLength(1);
 	});
 
 	test('malformed answers invalid JSON with HTTP 200', async () => {
-		sandbox.injectFault({ kind: 'malformed' });
+		t.sandbox.injectFault({ kind: 'malformed' });
 		const answer = await send();
 		expect(answer.httpStatus).toBe(200);
 		expect(answer.headers['content-type']).toMatch(/json/);
@@ -66,15 +60,15 @@ describe('fault kinds', () => {
 	});
 
 	test('truncated cuts the real answer, after the request took effect', async () => {
-		sandbox.injectFault({ kind: 'truncated' });
+		t.sandbox.injectFault({ kind: 'truncated' });
 		const answer = await send('did it arrive?');
 		expect(answer.text.startsWith('{"status":"OK"')).toBe(true);
 		expect(() => JSON.parse(answer.text)).toThrow();
-		expect(sandbox.messages(sara.chat_id).map((message) => message.text)).toEqual(['did it arrive?']);
+		expect(t.sandbox.messages(sara.chat_id).map((message) => message.text)).toEqual(['did it arrive?']);
 	});
 
 	test('html answers a 502 gateway page', async () => {
-		sandbox.injectFault({ kind: 'html' });
+		t.sandbox.injectFault({ kind: 'html' });
 		const answer = await send();
 		expect(answer.httpStatus).toBe(502);
 		expect(answer.headers['content-type']).toMatch(/text\/html/);
@@ -82,19 +76,19 @@ describe('fault kinds', () => {
 	});
 
 	test('empty answers 200 with no body', async () => {
-		sandbox.injectFault({ kind: 'empty' });
+		t.sandbox.injectFault({ kind: 'empty' });
 		const answer = await send();
 		expect(answer).toMatchObject({ httpStatus: 200, text: '' });
 	});
 
 	test('drop closes the connection without an answer, with or without effect', async () => {
-		sandbox.injectFault({ kind: 'drop' });
+		t.sandbox.injectFault({ kind: 'drop' });
 		await expect(send('lost')).rejects.toThrow(/socket hang up|ECONNRESET/);
-		expect(sandbox.messages(sara.chat_id)).toEqual([]);
-		sandbox.injectFault({ kind: 'drop', afterEffect: true });
+		expect(t.sandbox.messages(sara.chat_id)).toEqual([]);
+		t.sandbox.injectFault({ kind: 'drop', afterEffect: true });
 		await expect(send('arrived')).rejects.toThrow(/socket hang up|ECONNRESET/);
-		expect(sandbox.messages(sara.chat_id).map((message) => message.text)).toEqual(['arrived']);
-		expect(sandbox.requestsFor('sendMessage').map((entry) => [entry.fault, entry.httpStatus])).toEqual([
+		expect(t.sandbox.messages(sara.chat_id).map((message) => message.text)).toEqual(['arrived']);
+		expect(t.sandbox.requestsFor('sendMessage').map((entry) => [entry.fault, entry.httpStatus])).toEqual([
 			['drop', null],
 			['drop', null],
 		]);
@@ -103,72 +97,68 @@ describe('fault kinds', () => {
 
 describe('fault matching', () => {
 	test('a method filter leaves other methods alone; faults apply in order and are consumed', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 500, method: 'sendMessage' });
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 502, method: 'sendMessage' });
-		expect((await api(sandbox, 'getMe')).httpStatus).toBe(200);
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 500, method: 'sendMessage' });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 502, method: 'sendMessage' });
+		expect((await api(t.sandbox, 'getMe')).httpStatus).toBe(200);
 		expect((await send()).httpStatus).toBe(500);
 		expect((await send()).httpStatus).toBe(502);
 		expect((await send()).httpStatus).toBe(200);
-		expect(sandbox.pendingFaults()).toEqual([]);
+		expect(t.sandbox.pendingFaults()).toEqual([]);
 	});
 
 	test('times and skip', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', times: 2, skip: 1 });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', times: 2, skip: 1 });
 		const statuses = [];
 		for (let index = 0; index < 4; index++) statuses.push((await send()).json.status);
 		expect(statuses).toEqual(['OK', 'TOO_REQUESTS', 'TOO_REQUESTS', 'OK']);
 	});
 
 	test('times: Infinity lasts until cleared', async () => {
-		sandbox.injectFault({ kind: 'empty', times: Infinity });
+		t.sandbox.injectFault({ kind: 'empty', times: Infinity });
 		for (let index = 0; index < 3; index++) expect((await send()).text).toBe('');
-		sandbox.clearFaults();
+		t.sandbox.clearFaults();
 		expect((await send()).json.status).toBe('OK');
 	});
 
 	test('faults hit even requests with a bad token, and are logged', async () => {
-		sandbox.injectFault({ kind: 'html' });
-		const answer = await api(sandbox, 'getMe', undefined, 'bad');
+		t.sandbox.injectFault({ kind: 'html' });
+		const answer = await api(t.sandbox, 'getMe', undefined, 'bad');
 		expect(answer.httpStatus).toBe(502);
-		expect(sandbox.requests[0]).toMatchObject({ method: 'getMe', tokenValid: false, fault: 'html', httpStatus: 502 });
+		expect(t.sandbox.requests[0]).toMatchObject({ method: 'getMe', tokenValid: false, fault: 'html', httpStatus: 502 });
 	});
 
 	test('upload and download faults are opt-in by name', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, method: 'upload' });
-		sandbox.injectFault({ kind: 'truncated', method: 'download' });
-		const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'File' });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 503, method: 'upload' });
+		t.sandbox.injectFault({ kind: 'truncated', method: 'download' });
+		const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
 		const form = multipartBody([{ name: 'file', filename: 'a.bin', data: Buffer.alloc(100, 7) }]);
 		expect((await postRaw(upload_url, form.body, form.contentType)).httpStatus).toBe(503);
 		const uploaded = await postRaw(upload_url, form.body, form.contentType);
-		const { download_url } = await ok(sandbox, 'getFile', { file_id: uploaded.json.data.file_id });
+		const { download_url } = await ok(t.sandbox, 'getFile', { file_id: uploaded.json.data.file_id });
 		await expect(axios.get(download_url, { responseType: 'arraybuffer' })).rejects.toThrow();
 		const whole = await axios.get(download_url, { responseType: 'arraybuffer' });
 		expect(Buffer.from(whole.data).length).toBe(100);
 	});
 
 	test('bad fault specs are refused', () => {
-		expect(() => sandbox.injectFault({ kind: 'explode' as never })).toThrow(/kind/);
-		expect(() => sandbox.injectFault({ kind: 'delay' })).toThrow(/ms/);
-		expect(() => sandbox.injectFault({ kind: 'empty', times: 0 })).toThrow(/times/);
+		expect(() => t.sandbox.injectFault({ kind: 'explode' as never })).toThrow(/kind/);
+		expect(() => t.sandbox.injectFault({ kind: 'delay' })).toThrow(/ms/);
+		expect(() => t.sandbox.injectFault({ kind: 'empty', times: 0 })).toThrow(/times/);
 	});
 });
 
 describe('latency and rate limit', () => {
 	test('latencyMs delays every call', async () => {
-		const slow = await startSandbox({ latencyMs: 150 });
-		try {
+		await withSandbox({ latencyMs: 150 }, async (slow) => {
 			const started = Date.now();
 			await api(slow, 'getMe');
 			await api(slow, 'getMe');
 			expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-		} finally {
-			await slow.close();
-		}
+		});
 	});
 
 	test('beyond perSecond the answer is TOO_REQUESTS, with the configured HTTP status', async () => {
-		const limited = await startSandbox({ rateLimit: { perSecond: 3 } });
-		try {
+		await withSandbox({ rateLimit: { perSecond: 3 } }, async (limited) => {
 			const answers = await Promise.all(Array.from({ length: 5 }, () => api(limited, 'getMe')));
 			const statuses = answers.map((answer) => answer.json.status).sort();
 			expect(statuses).toEqual(['OK', 'OK', 'OK', 'TOO_REQUESTS', 'TOO_REQUESTS']);
@@ -184,17 +174,15 @@ describe('latency and rate limit', () => {
 			expect((await api(limited, 'getMe', undefined, 'another')).json.status).toBe('INVALID_INPUT');
 			limited.configure({ rateLimit: { perSecond: 1, retryAfterSeconds: 1 } });
 			expect((await api(limited, 'getMe')).headers['retry-after']).toBe('1');
-		} finally {
-			await limited.close();
-		}
+		});
 	});
 });
 
 test('token-free file addresses are untouched by API faults', async () => {
-	const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'File' });
-	sandbox.injectFault({ kind: 'html' });
+	const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
+	t.sandbox.injectFault({ kind: 'html' });
 	const form = multipartBody([{ name: 'file', filename: 'a.bin', data: 'x' }]);
 	expect((await postRaw(upload_url, form.body, form.contentType)).json.status).toBe('OK');
-	expect(sandbox.pendingFaults()).toHaveLength(1);
+	expect(t.sandbox.pendingFaults()).toHaveLength(1);
 	expect(DEMO_BOT_TOKEN).toBeTruthy();
 });

@@ -2,20 +2,14 @@ import axios from 'axios';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import { MultipartParser } from '../../sandbox/multipart';
+import { useSandbox } from '../harness/sandbox';
 import { fails, multipartBody, ok, postRaw, uploadFile } from './helpers';
 
 const { sara } = DEMO_USERS;
-let sandbox: RubikaSandbox;
-
-beforeAll(async () => {
-	// Small limits keep the size tests fast.
-	sandbox = await startSandbox({ fileSizeLimits: { File: 1000, Image: 300 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+// Small limits keep the size tests fast.
+const t = useSandbox({ fileSizeLimits: { File: 1000, Image: 300 } });
 
 async function download(url: string) {
 	const response = await axios.get(url, { responseType: 'arraybuffer', validateStatus: () => true });
@@ -24,37 +18,37 @@ async function download(url: string) {
 
 describe('requestSendFile and the upload address', () => {
 	test('gives a one-use upload address on the sandbox, without the token', async () => {
-		const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'Image' });
-		expect(upload_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${sandbox.port}/upload/[A-Za-z0-9_-]+$`));
+		const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'Image' });
+		expect(upload_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${t.sandbox.port}/upload/[A-Za-z0-9_-]+$`));
 		expect(upload_url).not.toContain(DEMO_BOT_TOKEN);
 	});
 
 	test('type must be a FileTypeEnum value', async () => {
-		expect(await fails(sandbox, 'requestSendFile', { type: 'Document' })).toMatch(/type must be one of/);
-		expect(await fails(sandbox, 'requestSendFile', {})).toMatch(/type is required/);
+		expect(await fails(t.sandbox, 'requestSendFile', { type: 'Document' })).toMatch(/type must be one of/);
+		expect(await fails(t.sandbox, 'requestSendFile', {})).toMatch(/type is required/);
 	});
 
 	test('upload → sendFile → getFile → download gives back the exact bytes', async () => {
 		const bytes = randomBytes(900);
-		const file_id = await uploadFile(sandbox, bytes, { filename: 'report.pdf', contentType: 'application/pdf' });
+		const file_id = await uploadFile(t.sandbox, bytes, { filename: 'report.pdf', contentType: 'application/pdf' });
 		expect(file_id).toEqual(expect.any(String));
-		const { message_id } = await ok(sandbox, 'sendFile', { chat_id: sara.chat_id, file_id, text: 'the report' });
-		expect(sandbox.message(sara.chat_id, message_id)).toMatchObject({ text: 'the report', file: { file_id, file_name: 'report.pdf', size: '900' } });
-		const { download_url } = await ok(sandbox, 'getFile', { file_id });
-		expect(download_url).toBe(`${sandbox.baseUrl}/files/${file_id}/report.pdf`);
+		const { message_id } = await ok(t.sandbox, 'sendFile', { chat_id: sara.chat_id, file_id, text: 'the report' });
+		expect(t.sandbox.message(sara.chat_id, message_id)).toMatchObject({ text: 'the report', file: { file_id, file_name: 'report.pdf', size: '900' } });
+		const { download_url } = await ok(t.sandbox, 'getFile', { file_id });
+		expect(download_url).toBe(`${t.sandbox.baseUrl}/files/${file_id}/report.pdf`);
 		const got = await download(download_url);
 		expect(got.status).toBe(200);
 		expect(got.body.equals(bytes)).toBe(true);
 		expect(got.headers['content-type']).toBe('application/pdf');
 		expect(got.headers['content-length']).toBe('900');
 		expect(got.headers['content-disposition']).toBe('attachment; filename="report.pdf"');
-		const upload = sandbox.requestsFor('upload')[0];
+		const upload = t.sandbox.requestsFor('upload')[0];
 		expect(upload).toMatchObject({ tokenValid: null, httpStatus: 200, status: 'OK', body: { type: 'File', file_name: 'report.pdf', content_type: 'application/pdf', size: 900 } });
 	});
 
 	test('non-ASCII names get an RFC 5987 filename*', async () => {
-		const file_id = await uploadFile(sandbox, Buffer.from('salam'), { filename: 'گزارش 1.txt', contentType: 'text/plain' });
-		const { download_url } = await ok(sandbox, 'getFile', { file_id });
+		const file_id = await uploadFile(t.sandbox, Buffer.from('salam'), { filename: 'گزارش 1.txt', contentType: 'text/plain' });
+		const { download_url } = await ok(t.sandbox, 'getFile', { file_id });
 		const got = await download(download_url);
 		expect(got.body.toString()).toBe('salam');
 		expect(got.headers['content-disposition']).toBe(`attachment; filename="_____ 1.txt"; filename*=UTF-8''${encodeURIComponent('گزارش 1.txt')}`);
@@ -62,8 +56,8 @@ describe('requestSendFile and the upload address', () => {
 
 	test('bytes that look like boundaries survive, and so do 1-byte chunks', async () => {
 		const tricky = Buffer.concat([Buffer.from('\r\n--'), randomBytes(300), Buffer.from('\r\n------sandboxTest\r\n'), randomBytes(200)]);
-		const file_id = await uploadFile(sandbox, tricky);
-		expect((await download((await ok(sandbox, 'getFile', { file_id })).download_url)).body.equals(tricky)).toBe(true);
+		const file_id = await uploadFile(t.sandbox, tricky);
+		expect((await download((await ok(t.sandbox, 'getFile', { file_id })).download_url)).body.equals(tricky)).toBe(true);
 
 		const form = multipartBody([
 			{ name: 'note', data: 'ignored field' },
@@ -84,7 +78,7 @@ describe('requestSendFile and the upload address', () => {
 	});
 
 	test('an upload address works once', async () => {
-		const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'File' });
+		const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
 		const form = multipartBody([{ name: 'file', filename: 'a.txt', data: 'a' }]);
 		expect((await postRaw(upload_url, form.body, form.contentType)).json.status).toBe('OK');
 		const again = await postRaw(upload_url, form.body, form.contentType);
@@ -92,7 +86,7 @@ describe('requestSendFile and the upload address', () => {
 	});
 
 	test('a body without a part named file, or not multipart, is refused', async () => {
-		const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'File' });
+		const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
 		const form = multipartBody([{ name: 'document', filename: 'a.txt', data: 'a' }]);
 		expect((await postRaw(upload_url, form.body, form.contentType)).json).toEqual({ status: 'INVALID_INPUT', dev_message: expect.stringMatching(/no part named file/) });
 		expect((await postRaw(upload_url, 'plain', 'text/plain')).json.dev_message).toMatch(/multipart/);
@@ -103,10 +97,10 @@ describe('requestSendFile and the upload address', () => {
 	});
 
 	test('the size limit depends on the requested type', async () => {
-		const { upload_url: fileUrl } = await ok(sandbox, 'requestSendFile', { type: 'File' });
+		const { upload_url: fileUrl } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
 		const exact = multipartBody([{ name: 'file', filename: 'a.bin', data: Buffer.alloc(1000) }]);
 		expect((await postRaw(fileUrl, exact.body, exact.contentType)).json.status).toBe('OK');
-		const { upload_url: imageUrl } = await ok(sandbox, 'requestSendFile', { type: 'Image' });
+		const { upload_url: imageUrl } = await ok(t.sandbox, 'requestSendFile', { type: 'Image' });
 		const big = multipartBody([{ name: 'file', filename: 'a.png', data: Buffer.alloc(301) }]);
 		expect((await postRaw(imageUrl, big.body, big.contentType)).json).toEqual({
 			status: 'INVALID_INPUT',
@@ -115,7 +109,7 @@ describe('requestSendFile and the upload address', () => {
 	});
 
 	test('an oversized upload is refused while it is still streaming', async () => {
-		const { upload_url } = await ok(sandbox, 'requestSendFile', { type: 'File' });
+		const { upload_url } = await ok(t.sandbox, 'requestSendFile', { type: 'File' });
 		const boundary = 'streamBoundary';
 		const answer = await new Promise<{ status: number; body: string; ended: boolean }>((resolve, reject) => {
 			let ended = false;
@@ -136,28 +130,28 @@ describe('requestSendFile and the upload address', () => {
 		});
 		expect(answer.ended).toBe(false);
 		expect(JSON.parse(answer.body)).toEqual({ status: 'INVALID_INPUT', dev_message: expect.stringMatching(/larger than 1000/) });
-		expect(sandbox.requestsFor('upload')[0].body).toMatchObject({ file_name: 'big.bin' });
+		expect(t.sandbox.requestsFor('upload')[0].body).toMatchObject({ file_name: 'big.bin' });
 	});
 });
 
 describe('getFile and downloads', () => {
 	test('unknown file ids', async () => {
-		expect(await fails(sandbox, 'getFile', { file_id: 'nope' })).toMatch(/not found/);
-		expect((await download(`${sandbox.baseUrl}/files/nope/x.txt`)).status).toBe(404);
+		expect(await fails(t.sandbox, 'getFile', { file_id: 'nope' })).toMatch(/not found/);
+		expect((await download(`${t.sandbox.baseUrl}/files/nope/x.txt`)).status).toBe(404);
 	});
 
 	test('files added in-process can be sent by users and fetched by the bot', async () => {
-		const { file_id } = sandbox.addFile({ bytes: Buffer.from('photo'), name: 'cat.jpg', mimeType: 'image/jpeg', type: 'Image' });
-		sandbox.userSendMessage({ userId: sara.user_id, text: 'my cat', fileId: file_id });
-		const [update] = (await ok(sandbox, 'getUpdates', {})).updates;
+		const { file_id } = t.sandbox.addFile({ bytes: Buffer.from('photo'), name: 'cat.jpg', mimeType: 'image/jpeg', type: 'Image' });
+		t.sandbox.userSendMessage({ userId: sara.user_id, text: 'my cat', fileId: file_id });
+		const [update] = (await ok(t.sandbox, 'getUpdates', {})).updates;
 		expect(update.new_message.file).toEqual({ file_id, file_name: 'cat.jpg', size: '5' });
-		const got = await download((await ok(sandbox, 'getFile', { file_id })).download_url);
+		const got = await download((await ok(t.sandbox, 'getFile', { file_id })).download_url);
 		expect(got.body.toString()).toBe('photo');
 		expect(got.headers['content-type']).toBe('image/jpeg');
 	});
 
 	test('sendFile needs a known file_id', async () => {
-		expect(await fails(sandbox, 'sendFile', { chat_id: sara.chat_id, file_id: 'missing' })).toMatch(/file_id/);
-		expect(await fails(sandbox, 'sendFile', { chat_id: sara.chat_id })).toMatch(/file_id is required/);
+		expect(await fails(t.sandbox, 'sendFile', { chat_id: sara.chat_id, file_id: 'missing' })).toMatch(/file_id/);
+		expect(await fails(t.sandbox, 'sendFile', { chat_id: sara.chat_id })).toMatch(/file_id is required/);
 	});
 });

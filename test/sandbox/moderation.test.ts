@@ -1,20 +1,14 @@
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 import { fails, ok } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;
-let sandbox: RubikaSandbox;
+const t = useSandbox();
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const roleOf = (chatId: string, id: string) => sandbox.chat(chatId).members.find((member) => member.id === id)?.role;
+const roleOf = (chatId: string, id: string) => t.sandbox.chat(chatId).members.find((member) => member.id === id)?.role;
 
 test('the demo group has the documented roles', () => {
-	expect(sandbox.chat(DEMO_GROUP_ID).members).toEqual(
+	expect(t.sandbox.chat(DEMO_GROUP_ID).members).toEqual(
 		expect.arrayContaining([
 			{ id: sara.user_id, kind: 'user', role: 'owner' },
 			{ id: reza.user_id, kind: 'user', role: 'admin' },
@@ -27,52 +21,52 @@ test('the demo group has the documented roles', () => {
 });
 
 test('banChatMember removes a member, who then can neither post nor rejoin', async () => {
-	expect(await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id })).toEqual({});
+	expect(await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id })).toEqual({});
 	expect(roleOf(DEMO_GROUP_ID, ali.user_id)).toBeUndefined();
-	expect(sandbox.bans(DEMO_GROUP_ID)).toEqual([ali.user_id]);
-	expect(() => sandbox.userSendMessage({ userId: ali.user_id, chatId: DEMO_GROUP_ID, text: 'let me in' })).toThrow(/banned/);
-	expect(() => sandbox.userJoinChat({ userId: ali.user_id, chatId: DEMO_GROUP_ID })).toThrow(/banned/);
+	expect(t.sandbox.bans(DEMO_GROUP_ID)).toEqual([ali.user_id]);
+	expect(() => t.sandbox.userSendMessage({ userId: ali.user_id, chatId: DEMO_GROUP_ID, text: 'let me in' })).toThrow(/banned/);
+	expect(() => t.sandbox.userJoinChat({ userId: ali.user_id, chatId: DEMO_GROUP_ID })).toThrow(/banned/);
 });
 
 test('unbanChatMember lifts the ban without adding the user back', async () => {
-	await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
-	expect(await ok(sandbox, 'unbanChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id })).toEqual({});
-	expect(sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
+	await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
+	expect(await ok(t.sandbox, 'unbanChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id })).toEqual({});
+	expect(t.sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
 	expect(roleOf(DEMO_GROUP_ID, ali.user_id)).toBeUndefined();
-	sandbox.userJoinChat({ userId: ali.user_id, chatId: DEMO_GROUP_ID });
+	t.sandbox.userJoinChat({ userId: ali.user_id, chatId: DEMO_GROUP_ID });
 	expect(roleOf(DEMO_GROUP_ID, ali.user_id)).toBe('member');
 });
 
 test('an admin adding a banned user by hand also lifts the ban', async () => {
-	await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
-	sandbox.setRole(DEMO_GROUP_ID, ali.user_id, 'member');
-	expect(sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
+	await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
+	t.sandbox.setRole(DEMO_GROUP_ID, ali.user_id, 'member');
+	expect(t.sandbox.bans(DEMO_GROUP_ID)).toEqual([]);
 	expect(roleOf(DEMO_GROUP_ID, ali.user_id)).toBe('member');
 });
 
 test('banning the owner or an admin answers OK and changes nothing', async () => {
-	const before = sandbox.chat(DEMO_GROUP_ID);
-	expect(await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: sara.user_id })).toEqual({});
-	expect(await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: reza.user_id })).toEqual({});
-	expect(sandbox.chat(DEMO_GROUP_ID)).toEqual(before);
-	sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'still here' });
+	const before = t.sandbox.chat(DEMO_GROUP_ID);
+	expect(await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: sara.user_id })).toEqual({});
+	expect(await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: reza.user_id })).toEqual({});
+	expect(t.sandbox.chat(DEMO_GROUP_ID)).toEqual(before);
+	t.sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'still here' });
 });
 
 test('without admin rights the bot gets INVALID_ACCESS and nothing changes', async () => {
-	await fails(sandbox, 'banChatMember', { chat_id: DEMO_QUIET_GROUP_ID, user_id: ali.user_id }, 'INVALID_ACCESS');
-	await fails(sandbox, 'unbanChatMember', { chat_id: DEMO_QUIET_GROUP_ID, user_id: ali.user_id }, 'INVALID_ACCESS');
+	await fails(t.sandbox, 'banChatMember', { chat_id: DEMO_QUIET_GROUP_ID, user_id: ali.user_id }, 'INVALID_ACCESS');
+	await fails(t.sandbox, 'unbanChatMember', { chat_id: DEMO_QUIET_GROUP_ID, user_id: ali.user_id }, 'INVALID_ACCESS');
 	expect(roleOf(DEMO_QUIET_GROUP_ID, ali.user_id)).toBe('member');
-	expect(sandbox.bans(DEMO_QUIET_GROUP_ID)).toEqual([]);
+	expect(t.sandbox.bans(DEMO_QUIET_GROUP_ID)).toEqual([]);
 });
 
 test('channels can be moderated too', async () => {
-	await ok(sandbox, 'banChatMember', { chat_id: DEMO_CHANNEL_ID, user_id: reza.user_id });
-	expect(sandbox.bans(DEMO_CHANNEL_ID)).toEqual([reza.user_id]);
+	await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_CHANNEL_ID, user_id: reza.user_id });
+	expect(t.sandbox.bans(DEMO_CHANNEL_ID)).toEqual([reza.user_id]);
 });
 
 test('private chats, unknown users and missing fields are INVALID_INPUT', async () => {
-	expect(await fails(sandbox, 'banChatMember', { chat_id: sara.chat_id, user_id: sara.user_id })).toMatch(/groups and channels/);
-	expect(await fails(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: 'u0' + 'q'.repeat(30) })).toMatch(/user_id/);
-	expect(await fails(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID })).toMatch(/user_id is required/);
-	expect(await fails(sandbox, 'unbanChatMember', { user_id: ali.user_id })).toMatch(/chat_id is required/);
+	expect(await fails(t.sandbox, 'banChatMember', { chat_id: sara.chat_id, user_id: sara.user_id })).toMatch(/groups and channels/);
+	expect(await fails(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: 'u0' + 'q'.repeat(30) })).toMatch(/user_id/);
+	expect(await fails(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID })).toMatch(/user_id is required/);
+	expect(await fails(t.sandbox, 'unbanChatMember', { user_id: ali.user_id })).toMatch(/chat_id is required/);
 });

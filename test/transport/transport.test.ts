@@ -1,16 +1,15 @@
 import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
 import { runNode } from '../harness/n8n';
+import { useSandbox } from '../harness/sandbox';
 import { TransportProbe } from './probe';
 
-let sandbox: RubikaSandbox;
+const t = useSandbox();
 const logLines: string[] = [];
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
+beforeAll(() => {
 	// Capture every log line n8n and our code write, to prove the token never reaches a log.
 	const capture = (level: string) => (message: string, meta?: object) =>
 		logLines.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -22,18 +21,12 @@ beforeAll(async () => {
 		scoped: () => LoggerProxy,
 	} as never);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => {
-	sandbox.reset();
-	sandbox.clearFaults();
-	sandbox.clearRequests();
-});
 
 function probe(method: string, body: object = {}, extra: INodeParameters = {}, token = DEMO_BOT_TOKEN) {
 	return runNode({
 		nodeType: new TransportProbe(),
 		parameters: { method, body: body as INodeParameters, ...extra },
-		credentials: { accessToken: token, baseUrl: sandbox.baseUrl },
+		credentials: { accessToken: token, baseUrl: t.sandbox.baseUrl },
 	});
 }
 
@@ -56,18 +49,18 @@ describe('calls', () => {
 		const result = await probe('getChat', { chat_id: DEMO_USERS.sara.chat_id });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ chat: { chat_id: DEMO_USERS.sara.chat_id, chat_type: 'User' } });
-		const [request] = sandbox.requestsFor('getChat');
+		const [request] = t.sandbox.requestsFor('getChat');
 		expect(request.body).toEqual({ chat_id: DEMO_USERS.sara.chat_id });
 		expect(request.tokenValid).toBe(true);
 	});
 
 	test('message ids above 2^53 sent as bare numbers keep every digit', async () => {
-		sandbox.configure({ bareNumericIds: true });
+		t.sandbox.configure({ bareNumericIds: true });
 		const result = await probe('sendMessage', { chat_id: DEMO_USERS.sara.chat_id, text: 'hi' });
 		expect(result.error).toBeUndefined();
 		const id = result.items[0].json.message_id;
 		expect(typeof id).toBe('string');
-		const stored = sandbox.messages(DEMO_USERS.sara.chat_id).at(-1)!;
+		const stored = t.sandbox.messages(DEMO_USERS.sara.chat_id).at(-1)!;
 		expect(id).toBe(stored.message_id);
 		expect(BigInt(id as string)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
 	});
@@ -88,19 +81,19 @@ describe('Rubika errors', () => {
 			dev_message: expect.any(String),
 			http_code: 200,
 		});
-		expect(sandbox.requestsFor('getChat')).toHaveLength(1);
+		expect(t.sandbox.requestsFor('getChat')).toHaveLength(1);
 	});
 
 	test('INVALID_ACCESS is explained and never retried', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'INVALID_ACCESS', devMessage: 'bot is not admin', method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'status', status: 'INVALID_ACCESS', devMessage: 'bot is not admin', method: 'getMe' });
 		const result = await probe('getMe');
 		expect(result.error?.message).toBe('Rubika getMe failed: INVALID_ACCESS – bot is not admin');
 		expect(result.error?.description).toMatch(/not allowed/);
-		expect(sandbox.requestsFor('getMe')).toHaveLength(1);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(1);
 	});
 
 	test('an unknown status keeps its name in the message', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'SERVER_BUSY_NEW', devMessage: 'try later', method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'status', status: 'SERVER_BUSY_NEW', devMessage: 'try later', method: 'getMe' });
 		const result = await probe('getMe', {}, { retries: 0 });
 		expect(result.error?.message).toBe('Rubika getMe failed: SERVER_BUSY_NEW – try later');
 		expect(result.error?.description).toMatch(/SERVER_BUSY_NEW/);
@@ -115,46 +108,46 @@ describe('Rubika errors', () => {
 
 describe('retries', () => {
 	test('TOO_REQUESTS in an HTTP 200 envelope is retried until it succeeds', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe', times: 2 });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe', times: 2 });
 		const result = await probe('getMe');
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')).toHaveLength(3);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(3);
 	});
 
 	test('HTTP 429 is retried', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, method: 'getMe', times: 1 });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', httpStatus: 429, method: 'getMe', times: 1 });
 		const result = await probe('getMe');
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')).toHaveLength(2);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(2);
 	});
 
 	test.each([500, 502, 503, 504])('HTTP %i is retried', async (httpStatus) => {
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus, method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus, method: 'getMe' });
 		const result = await probe('getMe');
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')).toHaveLength(2);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(2);
 	});
 
 	test('a dropped connection is retried', async () => {
-		sandbox.injectFault({ kind: 'drop', method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'drop', method: 'getMe' });
 		const result = await probe('getMe');
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')).toHaveLength(2);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(2);
 	});
 
 	test('a timeout is retried', async () => {
-		sandbox.injectFault({ kind: 'delay', ms: 1500, method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'delay', ms: 1500, method: 'getMe' });
 		const result = await probe('getMe', {}, { timeoutMs: 300 });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')).toHaveLength(2);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(2);
 	});
 
 	test('attempts are bounded, and the error says how many were made', async () => {
-		sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe', times: -1 });
+		t.sandbox.injectFault({ kind: 'status', status: 'TOO_REQUESTS', method: 'getMe', times: -1 });
 		const result = await probe('getMe', {}, { retries: 2 });
 		expect(result.error?.message).toMatch(/TOO_REQUESTS/);
 		expect((result.error as unknown as { errorResponse: object }).errorResponse).toMatchObject({ attempts: 3 });
-		expect(sandbox.requestsFor('getMe')).toHaveLength(3);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(3);
 	});
 
 	test('an unreachable host fails clearly after its retries', async () => {
@@ -177,18 +170,18 @@ describe('answers that are not the Bot API', () => {
 		['truncated', /HTTP 200 with JSON that is cut off or malformed/],
 		['malformed', /HTTP 200 with (JSON that is cut off or malformed|a body that is not JSON)/],
 	] as const)('%s body gives a clear error', async (kind, message) => {
-		sandbox.injectFault({ kind, method: 'getMe', times: -1 });
+		t.sandbox.injectFault({ kind, method: 'getMe', times: -1 });
 		const result = await probe('getMe', {}, { retries: 1 });
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toMatch(message);
 	});
 
 	test('a server that is not Rubika at all (404 page) points at the Base URL', async () => {
-		sandbox.injectFault({ kind: 'httpStatus', httpStatus: 404, body: 'Not Found', method: 'getMe' });
+		t.sandbox.injectFault({ kind: 'httpStatus', httpStatus: 404, body: 'Not Found', method: 'getMe' });
 		const result = await probe('getMe');
 		expect(result.error?.message).toBe('Rubika getMe did not answer like the Bot API: HTTP 404 with a body that is not JSON');
 		expect(result.error?.description).toMatch(/Base URL/);
-		expect(sandbox.requestsFor('getMe')).toHaveLength(1);
+		expect(t.sandbox.requestsFor('getMe')).toHaveLength(1);
 	});
 });
 
@@ -196,7 +189,7 @@ describe('the bot token never leaks', () => {
 	const canary = 'CanaryTokenZZ' + 'q'.repeat(64 - 'CanaryTokenZZ'.length);
 
 	beforeEach(() => {
-		sandbox.addBot({ token: canary });
+		t.sandbox.addBot({ token: canary });
 		logLines.length = 0;
 	});
 
@@ -206,7 +199,7 @@ describe('the bot token never leaks', () => {
 		['a dropped connection', { kind: 'drop', times: -1 }],
 		['rate limiting until the retries run out', { kind: 'status', status: 'TOO_REQUESTS', times: -1 }],
 	] as const)('%s', async (_name, fault) => {
-		sandbox.injectFault({ ...fault, method: 'getMe' });
+		t.sandbox.injectFault({ ...fault, method: 'getMe' });
 		const result = await probe('getMe', {}, { retries: 1 }, canary);
 		expect(result.error).toBeDefined();
 		expect(everythingIn(result.error)).not.toContain(canary);
@@ -217,6 +210,6 @@ describe('the bot token never leaks', () => {
 	test('the canary does reach the sandbox (so the checks above can fail)', async () => {
 		const result = await probe('getMe', {}, {}, canary);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requestsFor('getMe')[0].tokenValid).toBe(true);
+		expect(t.sandbox.requestsFor('getMe')[0].tokenValid).toBe(true);
 	});
 });

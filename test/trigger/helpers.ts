@@ -2,34 +2,32 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { PollHarnessOptions } from '../harness/poll';
 import { PollHarness } from '../harness/poll';
+import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;
 
 export interface TriggerTestContext {
-	sandbox: RubikaSandbox;
+	readonly sandbox: RubikaSandbox;
 	harness(parameters?: INodeParameters, options?: Partial<PollHarnessOptions>): PollHarness;
 }
 
 /** Starts one sandbox for the file, resets it before each test. */
 export function useSandbox(): TriggerTestContext {
-	const context = {} as TriggerTestContext;
-	beforeAll(async () => {
-		context.sandbox = await startSandbox();
-		context.harness = (parameters = {}, options = {}) =>
+	const fixture = useSandboxFixture();
+	return {
+		get sandbox() {
+			return fixture.sandbox;
+		},
+		harness: (parameters = {}, options = {}) =>
 			new PollHarness({
 				parameters,
-				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: context.sandbox.baseUrl },
+				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: fixture.sandbox.baseUrl },
 				...options,
-			});
-	});
-	beforeEach(() => context.sandbox.reset());
-	afterAll(async () => {
-		await context.sandbox?.close();
-	});
-	return context;
+			}),
+	};
 }
 
 export function texts(items: INodeExecutionData[]): Array<string | null> {

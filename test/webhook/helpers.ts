@@ -8,7 +8,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../harness/webhook';
 import { WebhookHarness, freshTriggerNodeType } from '../harness/webhook';
 
@@ -20,14 +21,14 @@ const harnesses: WebhookHarness[] = [];
 
 /** Registers the hooks: a sandbox started before each test; harnesses and sandbox closed after it. */
 export function useSandboxPerTest(): void {
-	beforeEach(async () => {
-		sandbox = await startSandbox();
-	});
-
+	// Registered before the fixture's afterEach, so it runs while the sandbox is still open.
 	afterEach(async () => {
 		await sandbox.deliveriesSettled();
 		await Promise.all(harnesses.splice(0).map(async (harness) => await harness.close()));
-		await sandbox.close();
+	});
+	const fixture = useSandbox({ perTest: true });
+	beforeEach(() => {
+		sandbox = fixture.sandbox;
 	});
 }
 
