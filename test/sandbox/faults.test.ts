@@ -183,6 +183,9 @@ test('token-free file addresses are untouched by API faults', async () => {
 	t.sandbox.injectFault({ kind: 'html' });
 	const form = multipartBody([{ name: 'file', filename: 'a.bin', data: 'x' }]);
 	expect((await postRaw(upload_url, form.body, form.contentType)).json.status).toBe('OK');
+	expect(upload_url).not.toContain(DEMO_BOT_TOKEN);
 	expect(t.sandbox.pendingFaults()).toHaveLength(1);
-	expect(DEMO_BOT_TOKEN).toBeTruthy();
+	// The fault is still there for the next call with the token.
+	expect((await api(t.sandbox, 'getMe')).httpStatus).toBe(502);
+	expect(t.sandbox.pendingFaults()).toEqual([]);
 });

@@ -190,9 +190,8 @@ describe('getUpdates paging', () => {
 	});
 
 	test('a 10,000-update backlog pages in order, complete and without repeats', async () => {
-		const started = Date.now();
 		t.sandbox.appendSyntheticUpdates({ count: 10_000 });
-		expect(Date.now() - started).toBeLessThan(2_000);
+		expect(t.sandbox.updates()).toHaveLength(10_000);
 		const seen: string[] = [];
 		let offset: string | undefined;
 		for (let page = 0; page < 101; page++) {
