@@ -21,11 +21,12 @@ import { test as execute } from './execute.mjs';
 import { test as polling } from './polling.mjs';
 import { test as sendAndWait } from './send-and-wait.mjs';
 import { test as smoke } from './smoke.mjs';
+import { test as undocumented } from './undocumented.mjs';
 import { test as webhook } from './webhook.mjs';
 
 // Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
 // that webhook counts the executions of: it comes after webhook. send-and-wait opens its own Chromium.
-const ALL = [smoke, credential, execute, examples, webhook, polling, continuous, aiAssistant, sendAndWait, browser];
+const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, aiAssistant, sendAndWait, browser];
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

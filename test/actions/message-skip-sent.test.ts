@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RESOURCES } from '../../nodes/Rubika/actions';
 import { MAX_RECORDED_CHATS } from '../../nodes/Rubika/sentRecord';
-import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
 import { HARNESS_WORKFLOW_ID, NODE_UNDER_TEST_ID } from '../harness/n8n';
 import type { NodeRunResult } from '../harness/n8n';
 import { InMemoryProcessedItems, useProcessedItemsStore } from '../harness/processedItems';
@@ -301,6 +301,7 @@ describe('every send operation', () => {
 		['sendPoll', 'sendPoll', { chatId: chat, question: 'Lunch?', pollOptions: { option: [{ text: 'Pizza' }, { text: 'Salad' }] } }, chat],
 		['sendLocation', 'sendLocation', { chatId: chat, latitude: '35.6892', longitude: '51.3890' }, chat],
 		['sendContact', 'sendContact', { chatId: chat, firstName: 'Reza', phoneNumber: '+989121234567' }, chat],
+		['sendSticker', 'sendSticker', { chatId: chat, stickerId: DEMO_STICKERS.like.sticker_id }, chat],
 		['forwardMessage', 'forwardMessage', { fromChatId: chat, messageId: '={{ $json.message_id }}', toChatId: DEMO_GROUP_ID }, DEMO_GROUP_ID],
 	];
 
@@ -342,7 +343,7 @@ describe('every send operation', () => {
 			.filter((operation) => operation.recipient)
 			.map((operation) => operation.value)
 			.sort();
-		expect(offering).toEqual(['forwardMessage', 'sendContact', 'sendFile', 'sendLocation', 'sendMessage', 'sendPoll']);
+		expect(offering).toEqual(['forwardMessage', 'sendContact', 'sendFile', 'sendLocation', 'sendMessage', 'sendPoll', 'sendSticker']);
 		expect(withRecipient).toEqual(offering);
 		const sendOptionsOf = (operation: string) =>
 			properties.find((property) => property.name === 'sendOptions' && property.displayOptions?.show?.operation?.includes(operation));
