@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { InputError } from '../shared/errors';
+import { toNodeError } from '../shared/errors';
 import type { RubikaOperation } from './actions/types';
 import { SentRecord } from './sentRecord';
 
@@ -59,7 +59,7 @@ export async function runForEachItem(
 				record?.delivered(itemIndex);
 				results[itemIndex] = toOutputItems(output, itemIndex);
 			} catch (caught) {
-				const error = asNodeError(context, caught, itemIndex);
+				const error = toNodeError(context.getNode(), caught, itemIndex);
 				if (context.continueOnFail()) {
 					results[itemIndex] = [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
 				} else {
@@ -95,19 +95,6 @@ function toOutputItems(
 }
 
 const EXECUTION_ITEM_KEYS = new Set(['json', 'binary', 'pairedItem']);
-
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof InputError) {
-		return new NodeOperationError(context.getNode(), `${error.field}: ${error.message} [item ${itemIndex}]`, {
-			itemIndex,
-		});
-	}
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-}
 
 /** What "Continue On Fail" puts into the item: enough to tell which chat failed and why. */
 function errorJson(error: Error): IDataObject {

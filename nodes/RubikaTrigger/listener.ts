@@ -33,11 +33,12 @@ import type {
 } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
+import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { RecentKeys, hashKey, matchesFilters, updateToItem } from '../shared/updates';
 import { pause } from '../shared/wait';
 import type { ReadingSettings, ReadingState } from './pages';
-import { SKIP_LIMIT_PER_POLL, assertPositionLost, asNodeError, cursorOf, fetchPage, readReadingSettings } from './pages';
+import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage, readReadingSettings } from './pages';
 
 export const DEFAULT_INTERVAL_SECONDS = 1;
 export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
@@ -242,7 +243,7 @@ class UpdateListener {
 			}
 		} catch (error) {
 			this.pages.splice(this.pages.indexOf(entry), 1);
-			throw asNodeError(this.ctx, error);
+			throw toNodeError(this.ctx.getNode(), error);
 		}
 		entry.complete = true;
 		this.readCursor = entry.end;
@@ -374,7 +375,7 @@ class UpdateListener {
 	}
 
 	private async failed(error: unknown): Promise<void> {
-		const nodeError = asNodeError(this.ctx, error);
+		const nodeError = toNodeError(this.ctx.getNode(), error);
 		if (this.testing) {
 			this.ctx.emitError(nodeError);
 			this.stop();

@@ -5,11 +5,11 @@
  * A cursor is Rubika's opaque `next_offset_id` (facts §5): passed back as it came, never computed with.
  */
 import type { IDataObject, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { DownloadSettings } from '../shared/downloads';
 import { readDownloadSettings } from '../shared/downloads';
-import { InputError, isRefusal } from '../shared/errors';
+import { isRefusal, toNodeError } from '../shared/errors';
 import { callRubika } from '../shared/transport';
 import type { Update } from '../shared/types';
 import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates';
@@ -48,17 +48,13 @@ export function readReadingSettings(ctx: TriggerFunctions): ReadingSettings & { 
 	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
 	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	let filters: UpdateFilters | undefined;
-	let problem: InputError | undefined;
+	let filters: UpdateFilters;
 	try {
 		filters = parseUpdateFilters(types, rawFilters);
 	} catch (error) {
-		problem = error instanceof InputError ? error : new InputError('Filters', String((error as Error).message));
-	}
-	if (filters === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `${problem?.field} ${problem?.message}`, {
-			description: 'Fix the filter in the trigger\'s Filters section.',
-		});
+		const nodeError = toNodeError(ctx.getNode(), error);
+		nodeError.description = 'Fix the filter in the trigger\'s Filters section.';
+		throw nodeError;
 	}
 	return {
 		filters,
@@ -98,7 +94,7 @@ export async function fetchPage(
 		data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 }, abortSignal });
 	} catch (error) {
 		if (savedCursor && cursor !== undefined && isRefusal(error, 'INVALID_INPUT')) return 'rejected';
-		throw asNodeError(ctx, error);
+		throw toNodeError(ctx.getNode(), error);
 	}
 	return readPage(ctx, data);
 }
@@ -138,7 +134,7 @@ export async function assertPositionLost(ctx: TriggerFunctions, settings: Readin
 	try {
 		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
 	} catch (error) {
-		throw asNodeError(ctx, error);
+		throw toNodeError(ctx.getNode(), error);
 	}
 	if (settings.onRejectedPosition !== 'error') return;
 	throw new NodeApiError(
@@ -150,12 +146,6 @@ export async function assertPositionLost(ctx: TriggerFunctions, settings: Readin
 				'This happens when the credential now belongs to another bot, or Rubika has forgotten the position. Nothing was read or skipped. Choose how to go on in Options → If Rubika Rejects the Saved Position: restart from the oldest update Rubika keeps (recently delivered ones are recognised and dropped), or skip to now.',
 		},
 	);
-}
-
-/** The error as n8n shows it best: API errors stay what they are (same object), anything else is wrapped. */
-export function asNodeError(ctx: TriggerFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error));
 }
 
 export function cursorOf(value: unknown): string | undefined {

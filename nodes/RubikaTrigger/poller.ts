@@ -18,6 +18,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
+import { toNodeError } from '../shared/errors';
 import type { Update } from '../shared/types';
 import type { UpdateItem } from '../shared/updates';
 import { RecentKeys, matchesFilters, updateToItem } from '../shared/updates';
@@ -25,7 +26,6 @@ import type { ReadingSettings, ReadingState } from './pages';
 import {
 	SKIP_LIMIT_PER_POLL,
 	assertPositionLost,
-	asNodeError,
 	clampInteger,
 	cursorOf,
 	fetchPage,
@@ -211,7 +211,7 @@ async function drainOrExplain(...args: Parameters<typeof drain>): Promise<DrainR
 	try {
 		return await drain(...args);
 	} catch (error) {
-		const nodeError = asNodeError(args[0], error);
+		const nodeError = toNodeError(args[0].getNode(), error);
 		const note =
 			'No update was skipped: the trigger keeps its position and reads these updates again on the next poll.';
 		nodeError.description = nodeError.description ? `${nodeError.description} ${note}` : note;

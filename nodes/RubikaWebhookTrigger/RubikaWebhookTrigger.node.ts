@@ -19,7 +19,7 @@ import {
 	readDownloadSettings,
 	withDownloadedFile,
 } from '../shared/downloads';
-import { InputError } from '../shared/errors';
+import { toNodeError } from '../shared/errors';
 import { parseJsonKeepingBigIntegers } from '../shared/json';
 import { CREDENTIAL_TYPE, callRubika } from '../shared/transport';
 import type { UpdateEndpointType } from '../shared/types';
@@ -474,10 +474,7 @@ function readFilters(context: IHookFunctions | IWebhookFunctions, endpoints: Upd
 	try {
 		filters = parseUpdateFilters(types, raw);
 	} catch (error) {
-		if (error instanceof InputError) {
-			throw new NodeOperationError(context.getNode(), `${error.field}: ${error.message}`);
-		}
-		throw new NodeOperationError(context.getNode(), error as Error);
+		throw toNodeError(context.getNode(), error);
 	}
 	const wantsInline = filters.types.includes(INLINE_MESSAGE_TYPE);
 	const wantsUpdates = filters.types.some((type) => (UPDATE_TYPES as readonly string[]).includes(type));

@@ -22,7 +22,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isRefusal } from './errors';
+import { isRefusal, toNodeError } from './errors';
 import { callRubika, streamFromRubika } from './transport';
 import type { UpdateItem } from './updates';
 
@@ -155,16 +155,10 @@ export async function withDownloadedFile(
 		const { binary } = await downloadFile(context, fileId, { fileName: messageFileName });
 		return { json: item, binary: { [settings.binaryPropertyName]: binary } };
 	} catch (error) {
-		if (reported === 'final' && !isFinalFailure(error)) throw asNodeError(context.getNode(), error);
+		if (reported === 'final' && !isFinalFailure(error)) throw toNodeError(context.getNode(), error);
 		problem = error instanceof Error && error.message ? error.message : 'The file could not be downloaded';
 	}
 	return { json: { ...item, file_error: problem } };
-}
-
-/** The error as n8n shows it best: Rubika's errors stay what they are, anything else is wrapped. */
-function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error));
 }
 
 /**

@@ -111,7 +111,9 @@ describe('filters', () => {
 		t.sandbox.userSendMessage({ userId: sara.user_id, text: 'hi' });
 		const harness = t.harness({ filters: { textPattern: '(unclosed' } });
 		const result = await harness.tick();
-		expect(result.error?.message).toMatch(/^Text Pattern is not a valid regular expression/);
+		// The same "<field>: <problem>" shape as every other node's input errors (one converter, shared/errors.ts).
+		expect(result.error?.message).toMatch(/^Text Pattern: is not a valid regular expression/);
+		expect((result.error as { description?: string } | undefined)?.description).toBe("Fix the filter in the trigger's Filters section.");
 		expect(t.sandbox.requestsFor('getUpdates')).toHaveLength(0);
 		expect(harness.nodeStaticData).toEqual({});
 	});

@@ -9,11 +9,10 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from '../../shared/errors';
+import { InputError, toNodeError } from '../../shared/errors';
 import { callRubika, uploadToRubika } from '../../shared/transport';
 import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
 import type { FileType } from '../../shared/types';
-import { toNodeInputError } from './sendOptions';
 
 export const BINARY_FIELD = 'Input Binary Field';
 export const FILE_TYPE_FIELD = 'File Type';
@@ -225,7 +224,7 @@ export async function uploadFile(
 	try {
 		result = await uploadOnce();
 	} catch (error) {
-		if (!addressUsedUpByLostAnswer(error)) throw toNodeInputError(context.getNode(), error, itemIndex);
+		if (!addressUsedUpByLostAnswer(error)) throw toNodeError(context.getNode(), error, itemIndex);
 		context.logger?.debug('Rubika upload: the upload address was used up by an attempt whose answer was lost; requesting a new one');
 		result = await uploadOnce();
 	}

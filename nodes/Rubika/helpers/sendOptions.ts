@@ -5,10 +5,9 @@
  * Each factory takes the operation's extra `show` conditions (may be empty: the node adds resource and
  * operation itself) and returns properties to spread into the operation's `properties`.
  */
-import type { IDisplayOptions, IExecuteFunctions, INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { InputError } from '../../shared/errors';
+import { InputError, toNodeError } from '../../shared/errors';
 import { buildKeypadFromRows, parseKeypad } from '../../shared/keypad';
 import type { BuilderRow } from '../../shared/keypad';
 import { markdownToRubika } from '../../shared/markdown';
@@ -30,27 +29,11 @@ export const FIELD = {
 	formattingMarkdown: 'Formatting (Markdown)',
 } as const;
 
-/**
- * Turns an error from pure code into the error n8n shows: an `InputError` becomes
- * `NodeOperationError("<field>: <message> [item N]")`; n8n errors pass through (with the item index filled
- * in when missing); anything else is wrapped.
- */
-export function toNodeInputError(node: INode, error: unknown, itemIndex: number): Error {
-	if (error instanceof InputError) {
-		return new NodeOperationError(node, `${error.field}: ${error.message} [item ${itemIndex}]`, { itemIndex });
-	}
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
-}
-
 function withInputErrors<T>(context: IExecuteFunctions, itemIndex: number, read: () => T): T {
 	try {
 		return read();
 	} catch (error) {
-		throw toNodeInputError(context.getNode(), error, itemIndex);
+		throw toNodeError(context.getNode(), error, itemIndex);
 	}
 }
 
