@@ -98,12 +98,19 @@ async function chatPageWithEchoBot(world, t, browser, saveScreenshot) {
 		t.eq('… its Markdown arrives as formatting (bold "Welcome!")', await menu.locator('.text strong').allInnerTexts(), ['Welcome!']);
 		const chatKeypad = page.getByRole('group', { name: 'Chat keypad' });
 		await chatKeypad.getByRole('button', { name: 'Menu' }).waitFor();
-		t.check('… and the chat keypad with its Menu button', true);
+		t.eq('… and the chat keypad with its Menu button', await chatKeypad.getByRole('button').allInnerTexts(), ['Menu']);
 
 		// A tap on "About": the inline tap goes to n8n's webhook, the workflow edits the menu in place.
 		await keypad.getByRole('button', { name: 'About' }).click();
-		await page.locator('#toast', { hasText: 'reached the bot (HTTP 200)' }).waitFor();
-		t.check('a tap on "About" reaches n8n (the page says HTTP 200)', true);
+		const tapToast = page.locator('#toast', { hasText: 'reached the bot' });
+		await tapToast.waitFor();
+		const toastText = await tapToast.innerText();
+		const tapDelivery = (await admin.deliveries()).findLast((d) => d.kind === 'inline_message');
+		t.check(
+			'a tap on "About" reaches n8n (the page says HTTP 200)',
+			toastText.includes('(HTTP 200)') && tapDelivery?.delivered === true && tapDelivery.httpStatus === 200 && tapDelivery.url?.includes(`/webhook/${webhookId}/`),
+			{ toastText, delivery: tapDelivery && { delivered: tapDelivery.delivered, httpStatus: tapDelivery.httpStatus } },
+		);
 		await menu.locator('.text', { hasText: 'This bot is an n8n workflow' }).waitFor({ timeout: 30_000 });
 		await menu.locator('.edited').waitFor();
 		t.check('… and the bot\'s answer replaces the menu text, marked edited, buttons kept', (await keypad.getByRole('button').count()) === 3);
@@ -167,7 +174,12 @@ async function editorNodePanel(world, t, browser, saveScreenshot) {
 		await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
 		await byTestId('form-submit-button').click();
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		t.check('the owner signs in', true, new URL(page.url()).pathname);
+		// Who the page's session is, as n8n's editor asks it (GET /rest/login with the page's cookie).
+		const signedIn = await page.evaluate(async () => {
+			const res = await fetch('/rest/login', { headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' } });
+			return res.ok ? (await res.json()).data?.email : `HTTP ${res.status}`;
+		});
+		t.eq('the owner signs in', signedIn, DEFAULT_OWNER.email);
 		const beforeSignIn = pageErrors(browser, page).length;
 
 		// A new workflow by its address. Staying in the loaded app would save a page load (about 6 s), but

@@ -35,7 +35,8 @@ export const test = {
 		t.check('the installed copy has no dependencies of its own to resolve', !fs.existsSync(path.join(installed, 'node_modules')));
 
 		const server = await world.server();
-		t.check('n8n start becomes ready with the package installed', true, `${(server.readyMs / 1000).toFixed(1)} s`);
+		const readiness = await fetch(`${server.baseUrl}/healthz/readiness`);
+		t.check('n8n start becomes ready with the package installed', readiness.ok && server.exited() === null, `HTTP ${readiness.status}, ready in ${(server.readyMs / 1000).toFixed(1)} s`);
 
 		const s = await world.session();
 		const types = await knownTypes(world.ctx, s);
