@@ -1,3 +1,5 @@
+import { InputError } from './errors';
+
 /**
  * JSON parsing that keeps big integers exact.
  *
@@ -42,4 +44,27 @@ function quoteUnsafeIntegers(text: string): string {
 		index++;
 	}
 	return out + text.slice(copiedUpTo);
+}
+
+/**
+ * The one reader of a JSON field of a node. n8n hands over the text typed into the field, or the value
+ * itself when an expression produced an object, list or number; text is parsed keeping big integer ids exact.
+ * Returns `undefined` for an empty field (undefined, null, or only spaces); anything else that is not text
+ * is returned as it is, for the caller to check its shape.
+ *
+ * Text that does not parse throws `InputError(field, "<subject> is not valid JSON: <parser's reason>")`,
+ * `subject` saying which part of the field is meant when it is not the whole field (e.g. "the keypad").
+ */
+export function parseJsonField(value: unknown, field: string, subject?: string): unknown {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return undefined;
+	let problem: string;
+	try {
+		return parseJsonKeepingBigIntegers(value);
+	} catch (error) {
+		problem = (error as Error).message;
+	}
+	// Thrown outside the catch: this is the user's input, not a failed parse of an answer.
+	throw new InputError(field, `${subject === undefined ? '' : `${subject} `}is not valid JSON: ${problem}`);
 }
