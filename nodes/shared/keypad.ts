@@ -4,7 +4,7 @@
  * anything is sent, with messages that point at the row and button.
  */
 import { InputError } from './errors';
-import { parseJsonKeepingBigIntegers } from './json';
+import { parseJsonField } from './json';
 import { BUTTON_LINK_TYPES, BUTTON_TYPES } from './types';
 import type { Button, ButtonLink, Keypad, KeypadRow } from './types';
 
@@ -58,17 +58,6 @@ export function generatedButtonId(row: number, column: number): string {
 	return `r${row + 1}b${column + 1}`;
 }
 
-/** Big numeric ids (above 2^53) keep their digits: `JSON.parse` alone would round them. */
-function parseJsonText(text: string, field: string, what: string): unknown {
-	let problem: string;
-	try {
-		return parseJsonKeepingBigIntegers(text);
-	} catch (error) {
-		problem = (error as Error).message;
-	}
-	throw new InputError(field, `${what} is not valid JSON: ${problem}`);
-}
-
 /**
  * Reads a keypad from whatever the user supplied:
  * - a Keypad object `{rows: [{buttons: [...]}], ...}`, also wrapped as `{inline_keypad: {...}}` or
@@ -86,7 +75,7 @@ export function parseKeypad(input: unknown, field: string, kind: KeypadKind): Ke
 		if (value.trim() === '') {
 			throw new InputError(field, 'is empty; enter a keypad such as {"rows": [{"buttons": [{"id": "yes", "button_text": "Yes"}]}]}');
 		}
-		value = parseJsonText(value, field, 'the keypad');
+		value = parseJsonField(value, field, 'the keypad');
 	}
 	if (isPlainObject(value) && !('rows' in value)) {
 		const wrapped = kind === 'chat' ? value.chat_keypad ?? value.inline_keypad : value.inline_keypad ?? value.chat_keypad;
@@ -244,7 +233,7 @@ function parseExtra(extra: string | Record<string, unknown> | undefined, field: 
 	let value: unknown = extra;
 	if (typeof extra === 'string') {
 		if (extra.trim() === '') return {};
-		value = parseJsonText(extra, field, `${place(row, column)}: extra fields`);
+		value = parseJsonField(extra, field, `${place(row, column)}: extra fields`);
 	}
 	if (!isPlainObject(value)) {
 		throw new InputError(

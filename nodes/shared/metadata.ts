@@ -5,6 +5,7 @@
  * the service is known to apply is checked here first, with a message naming the part.
  */
 import { InputError } from './errors';
+import { parseJsonField } from './json';
 import { MAX_METADATA_PARTS, METADATA_TYPES } from './types';
 import type { MetadataPart, MetadataType } from './types';
 
@@ -126,17 +127,7 @@ export function validateMetadataParts(text: string, parts: unknown, field: strin
  * `validateMetadataParts`, which must still be called with the text.
  */
 export function parseMetadataJson(input: unknown, field: string): MetadataPart[] {
-	let value = input;
-	if (typeof value === 'string') {
-		if (value.trim() === '') return [];
-		let problem: string | undefined;
-		try {
-			value = JSON.parse(value);
-		} catch (error) {
-			problem = (error as Error).message;
-		}
-		if (problem !== undefined) throw new InputError(field, `is not valid JSON: ${problem}`);
-	}
+	let value = parseJsonField(input, field);
 	if (value === undefined || value === null) return [];
 	if (typeof value === 'object' && !Array.isArray(value)) {
 		const object = value as Record<string, unknown>;

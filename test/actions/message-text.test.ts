@@ -122,6 +122,14 @@ describe('Message → Send Text: formatting', () => {
 		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text: 'Hello world', metadata: { meta_data_parts: parts } }]);
 	});
 
+	test('JSON: a user id typed as a bare number above 2^53 keeps its digits', async () => {
+		const metadataJson = '[{"type": "MentionText", "from_index": 0, "length": 3, "mention_text_user_id": 12345678901234567891}]';
+		const result = await run(sendText({ chatId: DEMO_GROUP_ID, text: 'Ali', formatting: 'json', metadataJson }));
+		expect(result.error).toBeUndefined();
+		const metadata = { meta_data_parts: [{ type: 'MentionText', from_index: 0, length: 3, mention_text_user_id: '12345678901234567891' }] };
+		expect(bodies('sendMessage')).toEqual([{ chat_id: DEMO_GROUP_ID, text: 'Ali', metadata }]);
+	});
+
 	test('JSON from an expression: a parts list with loose spelling is normalised; 30 parts is the most allowed', async () => {
 		const parts = Array.from({ length: 30 }, (_, index) => ({ type: 'bold', from_index: String(index), length: '1' }));
 		const result = await run(sendText({ text: 'x'.repeat(30), formatting: 'json', metadataJson: '={{ $json.parts }}' }), [
@@ -209,6 +217,12 @@ describe('Message → Send Text: keypads and send options', () => {
 		const stars = keypad([button('5', '⭐⭐⭐⭐⭐'), button('1', '⭐')]);
 		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text: 'Rate us', inline_keypad: stars }]);
 		expect(lastMessage().inline_keypad).toEqual(stars);
+	});
+
+	test('inline keypad JSON as typed: a button id written as a bare number above 2^53 keeps its digits', async () => {
+		const result = await run(sendText({ text: 'Pick', inlineKeypadMode: 'json', inlineKeypadJson: '[[{"id": 98765432109876543210, "text": "Big"}]]' }));
+		expect(result.error).toBeUndefined();
+		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text: 'Pick', inline_keypad: keypad([button('98765432109876543210', 'Big')]) }]);
 	});
 
 	test('inline keypad JSON from an expression: a rows array per item, numeric ids as text', async () => {

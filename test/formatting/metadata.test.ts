@@ -167,6 +167,17 @@ describe('parseMetadataJson', () => {
 		]);
 	});
 
+	test('JSON text keeps the digits of a user id written as a bare number above 2^53', () => {
+		const json = '[{"type": "MentionText", "from_index": 0, "length": 1, "mention_text_user_id": 12345678901234567891}]';
+		expect(parseMetadataJson(json, 'F')).toEqual([
+			{ type: 'MentionText', from_index: 0, length: 1, mention_text_user_id: '12345678901234567891' },
+		]);
+	});
+
+	test('JSON text null means no parts', () => {
+		expect(parseMetadataJson('null', 'F')).toEqual([]);
+	});
+
 	test('keeps link_url and unknown types for validation', () => {
 		expect(parseMetadataJson([{ type: 'Blink', from_index: 0, length: 1, link_url: 'https://x.io' }], 'F')).toEqual([
 			{ type: 'Blink', from_index: 0, length: 1, link_url: 'https://x.io' },

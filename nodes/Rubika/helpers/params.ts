@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
-import { parseJsonKeepingBigIntegers } from '../../shared/json';
+import { parseJsonField } from '../../shared/json';
 
 /**
  * A parameter's value (expressions resolved for the item), without n8n's check against the description:
@@ -79,17 +79,7 @@ export function optionalIdOf(raw: unknown, field: string): string | undefined {
  * returns an object or list. Text is parsed keeping big integer ids exact; `undefined` when left empty.
  */
 export function readJson(context: IExecuteFunctions, name: string, itemIndex: number, field: string): unknown {
-	const value = parameter(context, name, itemIndex, '');
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') return undefined;
-	let problem: string;
-	try {
-		return parseJsonKeepingBigIntegers(value);
-	} catch (error) {
-		problem = (error as Error).message;
-	}
-	throw new InputError(field, `is not valid JSON: ${problem}`);
+	return parseJsonField(parameter(context, name, itemIndex, ''), field);
 }
 
 /** A JSON object parameter (`{}` when left empty); lists and plain values are refused. */
