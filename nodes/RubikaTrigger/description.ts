@@ -5,7 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
-import { updateFiltersProperty, updateTypesProperty } from '../shared/updates';
+import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
 
 export const DEFAULT_PAGE_SIZE = 100;
 

@@ -35,7 +35,9 @@ import type {
 import { withDownloadedFile } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE } from '../shared/transport';
-import { RecentKeys, hashKey, matchesFilters, updateToItem } from '../shared/updates';
+import { matchesFilters } from '../shared/updates/filters';
+import { RecentKeys, hashKey } from '../shared/updates/identity';
+import { updateToItem } from '../shared/updates/item';
 import { pause } from '../shared/wait';
 import type { ReadingSettings, ReadingState } from './pages';
 import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage, readReadingSettings } from './pages';

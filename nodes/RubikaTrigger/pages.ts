@@ -12,8 +12,8 @@ import { readDownloadSettings } from '../shared/downloads';
 import { isRefusal, toNodeError } from '../shared/errors';
 import { callRubika } from '../shared/transport';
 import type { Update } from '../shared/types';
-import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates';
-import { parseUpdateFilters } from '../shared/updates';
+import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/filters';
+import { parseUpdateFilters } from '../shared/updates/filters';
 import { DEFAULT_PAGE_SIZE } from './description';
 
 export type TriggerFunctions = IPollFunctions | ITriggerFunctions;

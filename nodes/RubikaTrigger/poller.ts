@@ -20,8 +20,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { withDownloadedFile } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
 import type { Update } from '../shared/types';
-import type { UpdateItem } from '../shared/updates';
-import { RecentKeys, matchesFilters, updateToItem } from '../shared/updates';
+import type { UpdateItem } from '../shared/updates/item';
+import { matchesFilters } from '../shared/updates/filters';
+import { RecentKeys } from '../shared/updates/identity';
+import { updateToItem } from '../shared/updates/item';
 import type { ReadingSettings, ReadingState } from './pages';
 import {
 	SKIP_LIMIT_PER_POLL,

@@ -24,17 +24,13 @@ import { parseJsonKeepingBigIntegers } from '../shared/json';
 import { CREDENTIAL_TYPE, callRubika } from '../shared/transport';
 import type { UpdateEndpointType } from '../shared/types';
 import { UPDATE_ENDPOINT_TYPES, UPDATE_TYPES } from '../shared/types';
-import type { UpdateFilters, UpdateItem } from '../shared/updates';
-import {
-	INLINE_MESSAGE_TYPE,
-	RecentKeys,
-	derived,
-	matchesFilters,
-	parseUpdateFilters,
-	updateFiltersProperty,
-	updateTypesProperty,
-	webhookBodyToItem,
-} from '../shared/updates';
+import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
+import type { UpdateFilters } from '../shared/updates/filters';
+import { matchesFilters, parseUpdateFilters } from '../shared/updates/filters';
+import { RecentKeys } from '../shared/updates/identity';
+import type { UpdateItem } from '../shared/updates/item';
+import { derived, webhookBodyToItem } from '../shared/updates/item';
+import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import { changeRememberedState, withDeliveryState } from './memory';
 import {
 	forgetRegistration,

@@ -1,7 +1,7 @@
 /**
  * Telling a repeated delivery of an inline keypad tap from a new tap.
  *
- * Updates can be de-duplicated for good (RecentKeys in ../shared/updates): a message is created once. A tap
+ * Updates can be de-duplicated for good (RecentKeys in ../shared/updates/identity.ts): a message is created once. A tap
  * cannot: Rubika's InlineMessage has no id and no time, so a user pressing "Next page" twice on the same
  * message produces two identical bodies, exactly like one tap delivered twice. The only thing that differs is
  * when they arrive, so identical taps count as one only within a short window. A redelivery after a lost
@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { hashKey } from '../shared/updates';
+import { hashKey } from '../shared/updates/identity';
 
 /** Where the recent taps live in the node's static data. */
 export const RECENT_TAPS_FIELD = 'recentTaps';

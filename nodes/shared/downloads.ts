@@ -24,7 +24,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusal, toNodeError } from './errors';
 import { callRubika, streamFromRubika } from './transport';
-import type { UpdateItem } from './updates';
+import type { UpdateItem } from './updates/item';
 
 /** The contexts that can store binary data (n8n-core gives all three the same binary helpers). */
 export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | IWebhookFunctions;

@@ -7,7 +7,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { DEMO_BOT_ID, DEMO_GROUP_ID } from '../../sandbox';
 import { ali, copy, reza, sara, texts, useSandbox } from './helpers';
 import type { Update } from '../../nodes/shared/types';
-import { matchesFilters, parseUpdateFilters, updateToItem } from '../../nodes/shared/updates';
+import { matchesFilters, parseUpdateFilters } from '../../nodes/shared/updates/filters';
+import { updateToItem } from '../../nodes/shared/updates/item';
 
 const t = useSandbox();
 

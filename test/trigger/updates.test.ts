@@ -3,16 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../../nodes/shared/errors';
 import type { InlineMessage, Update } from '../../nodes/shared/types';
-import {
-	RecentKeys,
-	commandOf,
-	hashKey,
-	matchesFilters,
-	parseUpdateFilters,
-	updateKey,
-	updateToItem,
-	webhookBodyToItem,
-} from '../../nodes/shared/updates';
+import { commandOf, matchesFilters, parseUpdateFilters } from '../../nodes/shared/updates/filters';
+import { RecentKeys, hashKey, updateKey } from '../../nodes/shared/updates/identity';
+import { updateToItem, webhookBodyToItem } from '../../nodes/shared/updates/item';
 
 const message = (id: string, text: string, extra: IDataObject = {}) => ({
 	message_id: id,
