@@ -4,7 +4,9 @@
  * the field. Optional fields sent as JSON null count as absent, as several libraries send them that way.
  */
 import type { BotCommand, Keypad, Metadata, MetadataPart } from '../nodes/shared/types';
-import { BUTTON_TYPES, MAX_METADATA_PARTS, METADATA_TYPES } from '../nodes/shared/types';
+import { buttonLinkProblems } from '../nodes/shared/buttonLink';
+import type { ButtonLinkProblem } from '../nodes/shared/buttonLink';
+import { BUTTON_LINK_TYPES, BUTTON_TYPES, MAX_METADATA_PARTS, METADATA_TYPES } from '../nodes/shared/types';
 import type { LinkButtonsMode, OneTimeKeyboardSpelling } from './config';
 import { invalidInput } from './errors';
 import type { ChatKind } from './state';
@@ -109,73 +111,46 @@ export function isOneTime(keypad: Keypad, spelling: OneTimeKeyboardSpelling): bo
 	return honouredSpellings(spelling).some((key) => keypad[key] === true);
 }
 
-/** A channel username as a link button names it: a letter, then letters, digits or "_" (3–32), no "@". */
-export const CHANNEL_USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
+export { CHANNEL_USERNAME, isHttpUrl } from '../nodes/shared/buttonLink';
 
-/** An absolute http(s) address with a host and nothing a browser would strip or misread (spaces, control characters). */
-export function isHttpUrl(value: string): boolean {
-	if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
-	let parsed: URL;
-	try {
-		parsed = new URL(value);
-	} catch {
-		return false;
+/** A problem of a `button_link` as the service words it: the JSON path, then what is wrong. */
+function buttonLinkMessage(problem: ButtonLinkProblem, buttonPath: string, buttonType: unknown): string {
+	const path = `${buttonPath}.${problem.path}`;
+	const { value } = problem;
+	switch (problem.code) {
+		case 'notLinkButton':
+			return `${path} is only allowed on buttons of type Link, not ${JSON.stringify(buttonType)}`;
+		case 'required':
+			return problem.path === 'button_link' ? `${path} is required for a Link button` : `${path} is required for type joinchannel`;
+		case 'notObject':
+			return `${path} must be an object, got ${describe(value)}`;
+		case 'unknownLinkType':
+			return `${path} must be one of ${BUTTON_LINK_TYPES.join(', ')}; got ${JSON.stringify(value)}`;
+		case 'urlMissing':
+			return `${path} is required for type url and must be a non-empty string, got ${describe(value)}`;
+		case 'urlNotHttp':
+			return `${path} must be an absolute http(s) URL; got ${JSON.stringify(value)}`;
+		case 'otherLinkTypeField':
+			return `${path} is only allowed for type ${problem.path.endsWith('link_url') ? 'url' : 'joinchannel'}`;
+		case 'badUsername':
+			return `${path} must be a channel username (a letter, then letters, digits or _, 3-32 long, without @); got ${JSON.stringify(value)}`;
+		case 'notBoolean':
+			return `${path} must be a boolean, got ${describe(value)}`;
+		case 'emptyText':
+			return `${path} must be a non-empty string, got ${describe(value)}`;
 	}
-	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
 }
 
-const BUTTON_LINK_TYPES = ['url', 'joinchannel'] as const;
-
 /**
- * `button_link` (facts §2/§3, one source: rubpy's ButtonLink): only on a `Link` button, which needs it.
- * `{type: "url", link_url: http(s) URL}` or `{type: "joinchannel", joinchannel_data: {username, ask_join?}}`;
- * `open_chat_data {object_guid, object_type}` may ride along on either. With `linkButtons: 'reject'` any
- * button_link is refused, as a service that does not know link buttons would.
+ * `button_link`, by the shared rules (nodes/shared/buttonLink.ts); the first problem is INVALID_INPUT. With
+ * `linkButtons: 'reject'` any button_link is refused, as a service that does not know link buttons would.
  */
 function validateButtonLink(button: Record<string, unknown>, buttonPath: string, mode: LinkButtonsMode): void {
-	const path = `${buttonPath}.button_link`;
-	const value = button.button_link;
-	const given = value !== undefined && value !== null;
-	if (given && mode === 'reject') {
-		throw invalidInput(`${path}: link buttons are not supported (button_link is unknown to this service)`);
+	if (mode === 'reject' && button.button_link !== undefined && button.button_link !== null) {
+		throw invalidInput(`${buttonPath}.button_link: link buttons are not supported (button_link is unknown to this service)`);
 	}
-	if (button.type !== 'Link') {
-		if (given) throw invalidInput(`${path} is only allowed on buttons of type Link, not ${JSON.stringify(button.type)}`);
-		return;
-	}
-	if (!given) throw invalidInput(`${path} is required for a Link button`);
-	const link = asObject(value, path);
-	if (typeof link.type !== 'string' || !(BUTTON_LINK_TYPES as readonly string[]).includes(link.type)) {
-		throw invalidInput(`${path}.type must be one of ${BUTTON_LINK_TYPES.join(', ')}; got ${JSON.stringify(link.type)}`);
-	}
-	const has = (field: string) => link[field] !== undefined && link[field] !== null;
-	if (link.type === 'url') {
-		if (typeof link.link_url !== 'string' || link.link_url.trim() === '') {
-			throw invalidInput(`${path}.link_url is required for type url and must be a non-empty string, got ${describe(link.link_url)}`);
-		}
-		if (!isHttpUrl(link.link_url)) throw invalidInput(`${path}.link_url must be an absolute http(s) URL; got ${JSON.stringify(link.link_url)}`);
-		if (has('joinchannel_data')) throw invalidInput(`${path}.joinchannel_data is only allowed for type joinchannel`);
-	} else {
-		if (has('link_url')) throw invalidInput(`${path}.link_url is only allowed for type url`);
-		if (!has('joinchannel_data')) throw invalidInput(`${path}.joinchannel_data is required for type joinchannel`);
-		const data = asObject(link.joinchannel_data, `${path}.joinchannel_data`);
-		if (typeof data.username !== 'string' || !CHANNEL_USERNAME.test(data.username)) {
-			throw invalidInput(
-				`${path}.joinchannel_data.username must be a channel username (a letter, then letters, digits or _, 3-32 long, without @); got ${JSON.stringify(data.username)}`,
-			);
-		}
-		if (data.ask_join !== undefined && data.ask_join !== null && typeof data.ask_join !== 'boolean') {
-			throw invalidInput(`${path}.joinchannel_data.ask_join must be a boolean, got ${describe(data.ask_join)}`);
-		}
-	}
-	if (has('open_chat_data')) {
-		const data = asObject(link.open_chat_data, `${path}.open_chat_data`);
-		for (const field of ['object_guid', 'object_type']) {
-			if (typeof data[field] !== 'string' || (data[field] as string).trim() === '') {
-				throw invalidInput(`${path}.open_chat_data.${field} must be a non-empty string, got ${describe(data[field])}`);
-			}
-		}
-	}
+	const [problem] = buttonLinkProblems(button);
+	if (problem) throw invalidInput(buttonLinkMessage(problem, buttonPath, button.type));
 }
 
 /**

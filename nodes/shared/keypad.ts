@@ -3,6 +3,8 @@
  * shape users write in n8n expressions, building one from the node's builder UI, and checking it before
  * anything is sent, with messages that point at the row and button.
  */
+import { buttonLinkProblems } from './buttonLink';
+import type { ButtonLinkProblem } from './buttonLink';
 import { InputError } from './errors';
 import { parseJsonField } from './json';
 import { BUTTON_LINK_TYPES, BUTTON_TYPES } from './types';
@@ -305,36 +307,46 @@ export function validateKeypad(keypad: unknown, field: string, kind?: KeypadKind
 					`${where}: button type ${JSON.stringify(type)} is not valid; allowed: ${ALLOWED_TYPES_TEXT}`,
 				);
 			}
-			validateButtonLink(button.button_link, type, field, where);
+			validateButtonLink(button, field, where);
 		});
 	});
 }
 
 /**
- * A Link button's `button_link` (rubpy's shape, facts §2): a web address (http or https, what n8n's resume
- * links are) or a channel to join by username. Other buttons may not carry one.
+ * A Link button's `button_link`, by the rules shared with the sandbox (nodes/shared/buttonLink.ts): the first
+ * problem, worded for the person filling in the node.
  */
-function validateButtonLink(link: unknown, type: string, field: string, where: string): void {
-	if (type !== 'Link') {
-		if (link !== undefined && link !== null) throw new InputError(field, `${where}: button_link is only for Link buttons`);
-		return;
+function validateButtonLink(button: Record<string, unknown>, field: string, where: string): void {
+	const [problem] = buttonLinkProblems(button);
+	if (problem) throw new InputError(field, `${where}: ${buttonLinkMessage(problem)}`);
+}
+
+function buttonLinkMessage({ code, path, value }: ButtonLinkProblem): string {
+	switch (code) {
+		case 'notLinkButton':
+			return 'button_link is only for Link buttons';
+		case 'urlMissing':
+		case 'urlNotHttp':
+			return `the URL ${JSON.stringify(typeof value === 'string' ? value : '')} is not a web address (http:// or https://)`;
+		case 'unknownLinkType':
+			return `button_link.type must be ${BUTTON_LINK_TYPES.join(' or ')}`;
+		case 'required':
+		case 'notObject':
+			if (path === 'button_link') return 'a Link button needs a web address or a channel to join (button_link)';
+			// A joinchannel link without its data names no channel: said as for an empty username.
+			if (path === 'button_link.joinchannel_data') return badUsername('');
+			return `${path} must be an object`;
+		case 'badUsername':
+			return badUsername(value);
+		case 'otherLinkTypeField':
+			return `${path} is only for ${path.endsWith('link_url') ? 'url' : 'joinchannel'} links`;
+		case 'notBoolean':
+			return `${path} must be true or false, got ${JSON.stringify(value)}`;
+		case 'emptyText':
+			return `${path} must be a non-empty text`;
 	}
-	if (!isPlainObject(link)) {
-		throw new InputError(field, `${where}: a Link button needs a web address or a channel to join (button_link)`);
-	}
-	if (!(BUTTON_LINK_TYPES as readonly string[]).includes(String(link.type))) {
-		throw new InputError(field, `${where}: button_link.type must be ${BUTTON_LINK_TYPES.join(' or ')}`);
-	}
-	if (link.type === 'url') {
-		const url = typeof link.link_url === 'string' ? link.link_url.trim() : '';
-		if (!/^https?:\/\/[^\s/]+\S*$/i.test(url)) {
-			throw new InputError(field, `${where}: the URL ${JSON.stringify(url)} is not a web address (http:// or https://)`);
-		}
-		return;
-	}
-	const data = isPlainObject(link.joinchannel_data) ? link.joinchannel_data : {};
-	const username = typeof data.username === 'string' ? data.username : '';
-	if (!/^[A-Za-z][A-Za-z0-9_]{2,31}$/.test(username)) {
-		throw new InputError(field, `${where}: the channel username ${JSON.stringify(username)} is not valid (letters, digits and _, 3 to 32)`);
-	}
+}
+
+function badUsername(value: unknown): string {
+	return `the channel username ${JSON.stringify(typeof value === 'string' ? value : '')} is not valid (letters, digits and _, 3 to 32)`;
 }

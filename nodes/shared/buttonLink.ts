@@ -1,0 +1,128 @@
+/**
+ * The rules of a Link button's `button_link` (facts §2/§3, one source: rubpy's ButtonLink), in one place for
+ * the node (which refuses bad input before sending, nodes/shared/keypad.ts) and the sandbox (which answers
+ * INVALID_INPUT as the service would, sandbox/validation.ts). Pure: it lists what is wrong, each caller words
+ * it in its own way (the node names row and button, the sandbox the JSON path).
+ *
+ * - only a `Link` button carries a `button_link`, and a `Link` button needs one, an object;
+ * - `{type: "url", link_url}`: an absolute http(s) address, nothing a browser would strip or misread;
+ * - `{type: "joinchannel", joinchannel_data: {username, ask_join?}}`: a channel username without "@",
+ *   `ask_join` a boolean when given;
+ * - `link_url` only for url, `joinchannel_data` only for joinchannel;
+ * - `open_chat_data {object_guid, object_type}` may ride along on either, both non-empty texts.
+ * Optional fields sent as JSON null count as absent, as several libraries send them that way.
+ */
+import { BUTTON_LINK_TYPES } from './types';
+
+/** A channel username as a link button names it: a letter, then letters, digits or "_" (3–32), no "@". */
+export const CHANNEL_USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
+
+/**
+ * An absolute http(s) address with a host written right after `//`, and nothing a browser would strip or
+ * misread (spaces, control characters).
+ */
+export function isHttpUrl(value: string): boolean {
+	if (/[\s\u0000-\u001f\u007f]/.test(value) || !/^https?:\/\/[^/]/i.test(value)) return false;
+	let parsed: URL;
+	try {
+		parsed = new URL(value);
+	} catch {
+		return false;
+	}
+	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+}
+
+export type ButtonLinkProblemCode =
+	/** `button_link` on a button whose type is not Link. */
+	| 'notLinkButton'
+	/** A field that must be there is absent (or null): `button_link` on a Link button, `joinchannel_data`. */
+	| 'required'
+	/** An object was expected: `button_link`, `joinchannel_data`, `open_chat_data`. */
+	| 'notObject'
+	/** `button_link.type` is not one of BUTTON_LINK_TYPES. */
+	| 'unknownLinkType'
+	/** `link_url` of a url link is absent, not text, or empty. */
+	| 'urlMissing'
+	/** `link_url` is text but not an absolute http(s) address. */
+	| 'urlNotHttp'
+	/** A field of the other link type: `link_url` on joinchannel, `joinchannel_data` on url. */
+	| 'otherLinkTypeField'
+	/** `joinchannel_data.username` is not a channel username. */
+	| 'badUsername'
+	/** `joinchannel_data.ask_join` is not a boolean. */
+	| 'notBoolean'
+	/** `open_chat_data.object_guid` / `object_type` is not a non-empty text. */
+	| 'emptyText';
+
+export interface ButtonLinkProblem {
+	code: ButtonLinkProblemCode;
+	/** Where, from the button: `button_link`, `button_link.link_url`, `button_link.joinchannel_data.username`… */
+	path: string;
+	/** The value found there (undefined when absent). */
+	value: unknown;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function given(value: unknown): boolean {
+	return value !== undefined && value !== null;
+}
+
+/**
+ * What is wrong with one button's `button_link`, most important first (a caller reporting one problem
+ * reports the first); an empty list when nothing is. The button's other fields are not looked at.
+ */
+export function buttonLinkProblems(button: { type?: unknown; button_link?: unknown }): ButtonLinkProblem[] {
+	const link = button.button_link;
+	if (button.type !== 'Link') {
+		return given(link) ? [{ code: 'notLinkButton', path: 'button_link', value: link }] : [];
+	}
+	if (!given(link)) return [{ code: 'required', path: 'button_link', value: link }];
+	if (!isObject(link)) return [{ code: 'notObject', path: 'button_link', value: link }];
+	if (typeof link.type !== 'string' || !(BUTTON_LINK_TYPES as readonly string[]).includes(link.type)) {
+		return [{ code: 'unknownLinkType', path: 'button_link.type', value: link.type }];
+	}
+	const problems: ButtonLinkProblem[] = [];
+	if (link.type === 'url') {
+		const url = link.link_url;
+		if (typeof url !== 'string' || url.trim() === '') {
+			problems.push({ code: 'urlMissing', path: 'button_link.link_url', value: url });
+		} else if (!isHttpUrl(url)) {
+			problems.push({ code: 'urlNotHttp', path: 'button_link.link_url', value: url });
+		}
+		if (given(link.joinchannel_data)) {
+			problems.push({ code: 'otherLinkTypeField', path: 'button_link.joinchannel_data', value: link.joinchannel_data });
+		}
+	} else {
+		if (given(link.link_url)) problems.push({ code: 'otherLinkTypeField', path: 'button_link.link_url', value: link.link_url });
+		const data = link.joinchannel_data;
+		if (!given(data)) {
+			problems.push({ code: 'required', path: 'button_link.joinchannel_data', value: data });
+		} else if (!isObject(data)) {
+			problems.push({ code: 'notObject', path: 'button_link.joinchannel_data', value: data });
+		} else {
+			if (typeof data.username !== 'string' || !CHANNEL_USERNAME.test(data.username)) {
+				problems.push({ code: 'badUsername', path: 'button_link.joinchannel_data.username', value: data.username });
+			}
+			if (given(data.ask_join) && typeof data.ask_join !== 'boolean') {
+				problems.push({ code: 'notBoolean', path: 'button_link.joinchannel_data.ask_join', value: data.ask_join });
+			}
+		}
+	}
+	const openChat = link.open_chat_data;
+	if (given(openChat)) {
+		if (!isObject(openChat)) {
+			problems.push({ code: 'notObject', path: 'button_link.open_chat_data', value: openChat });
+		} else {
+			for (const field of ['object_guid', 'object_type']) {
+				const value = openChat[field];
+				if (typeof value !== 'string' || value.trim() === '') {
+					problems.push({ code: 'emptyText', path: `button_link.open_chat_data.${field}`, value });
+				}
+			}
+		}
+	}
+	return problems;
+}
