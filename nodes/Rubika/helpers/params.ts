@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputError } from '../../shared/errors';
+import { InputError, toNodeError } from '../../shared/errors';
 import { parseJsonField } from '../../shared/json';
 
 /**
@@ -16,6 +16,15 @@ import { parseJsonField } from '../../shared/json';
  */
 export function parameter(context: IExecuteFunctions, name: string, itemIndex: number, fallback: unknown): unknown {
 	return context.getNodeParameter(name, itemIndex, fallback, { skipValidation: true }) as unknown;
+}
+
+/** Runs pure reading code; an `InputError` it throws becomes the node error naming the field and the item. */
+export function withInputErrors<T>(context: IExecuteFunctions, itemIndex: number, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		throw toNodeError(context.getNode(), error, itemIndex);
+	}
 }
 
 /** A parameter as text: numbers and booleans become their text, null and undefined become ''. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import { chatKeypadProperties, readChatKeypad } from '../../helpers/sendOptions';
+import { chatKeypadProperties, readChatKeypad } from '../../helpers/keypadFields';
 import type { RubikaOperation } from '../types';
 import { ANY_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
@@ -11,7 +11,7 @@ import { ANY_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
  * becomes a hidden field fixed to "set"; the fields that depend on it then always show.
  */
 function setKeypadProperties(): INodeProperties[] {
-	return chatKeypadProperties({}, { allowLeaveUnchanged: false }).map((property) => {
+	return chatKeypadProperties().map((property) => {
 		if (property.name !== 'chatKeypadAction') return property;
 		const { options: _choices, ...rest } = property;
 		return { ...rest, type: 'hidden', default: 'set' } as INodeProperties;

@@ -5,14 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	chatKeypadProperties,
-	formattingProperties,
-	inlineKeypadProperties,
-	readChatKeypad,
-	readFormattedText,
-	readInlineKeypad,
-} from '../../helpers/sendOptions';
+import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
+import { chatKeypadProperties, inlineKeypadProperties, readChatKeypad, readInlineKeypad } from '../../helpers/keypadFields';
 import { chatIdProperty as chatIdField, idProperty, optionalIdOf, parameter, requireId } from '../../helpers/params';
 
 export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
@@ -45,7 +39,7 @@ export function messageTextProperties(description: string): INodeProperties[] {
 			default: '',
 			description,
 		},
-		...formattingProperties({}, TEXT_FIELD),
+		...formattingProperties(TEXT_FIELD),
 	];
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
-import { FIELD, inlineKeypadProperties, readInlineKeypad } from '../../helpers/sendOptions';
+import { INLINE_KEYPAD_FIELD, inlineKeypadProperties, readInlineKeypad } from '../../helpers/keypadFields';
 import type { RubikaOperation } from '../types';
 import { chatIdProperty, messageIdProperty, readChatId, readMessageId } from './common';
 
@@ -14,14 +14,14 @@ export const editMessageKeypad: RubikaOperation = {
 	properties: [
 		chatIdProperty('Chat that holds the message'),
 		messageIdProperty('ID of the message whose buttons change; the bot can only edit its own messages'),
-		...inlineKeypadProperties({}, { required: true }),
+		...inlineKeypadProperties({ required: true }),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
 		const inlineKeypad = readInlineKeypad.call(this, itemIndex);
 		// The field offers no "None" here, but a workflow saved with it (or an expression) could still say so.
-		if (!inlineKeypad) throw new InputError(FIELD.inlineKeypad, 'is required: choose Builder or JSON and add buttons');
+		if (!inlineKeypad) throw new InputError(INLINE_KEYPAD_FIELD, 'is required: choose Builder or JSON and add buttons');
 		const body: IDataObject = {
 			chat_id: chatId,
 			message_id: messageId,

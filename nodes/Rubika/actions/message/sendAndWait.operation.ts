@@ -6,7 +6,7 @@ import { InputError, isRefusal } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import type { Keypad, MetadataPart } from '../../../shared/types';
 import { MAX_METADATA_PARTS } from '../../../shared/types';
-import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
+import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
 import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
@@ -36,7 +36,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'The question or request. The links to answer with are added below it.',
 	},
-	...formattingProperties({}, MESSAGE_FIELD),
+	...formattingProperties(MESSAGE_FIELD),
 	{
 		displayName: 'Response Type',
 		name: 'responseType',

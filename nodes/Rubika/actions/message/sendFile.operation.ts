@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
 import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
-import { formattingProperties, readFormattedText } from '../../helpers/sendOptions';
+import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
 import { callRubika } from '../../../shared/transport';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
@@ -52,7 +52,7 @@ export const sendFile: RubikaOperation = {
 			default: '',
 			description: 'Text shown with the file. Optional; sent exactly as written unless Formatting says otherwise.',
 		},
-		...formattingProperties({}, 'Caption'),
+		...formattingProperties('Caption'),
 		...sendExtrasProperties(),
 		{
 			displayName: 'File Options',

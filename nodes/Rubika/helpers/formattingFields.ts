@@ -1,0 +1,207 @@
+/**
+ * The Formatting fields of a text (None, Markdown, Builder or JSON) and the reader that turns the text and
+ * its formatting into request fields, checked against the text.
+ */
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { InputError } from '../../shared/errors';
+import { markdownToRubika } from '../../shared/markdown';
+import { parseMetadataJson, validateMetadataParts } from '../../shared/metadata';
+import { METADATA_TYPES } from '../../shared/types';
+import type { MetadataPart, MetadataType } from '../../shared/types';
+import { inputModeProperties } from './inputMode';
+import { parameter, withInputErrors } from './params';
+
+/** Field names used in error messages; they match the display names of the fields below. */
+const PARTS_FIELD = 'Formatting Parts';
+const JSON_FIELD = 'Formatting (JSON)';
+const MARKDOWN_FIELD = 'Formatting (Markdown)';
+
+const METADATA_TYPE_OPTIONS: INodePropertyOptions[] = METADATA_TYPES.map((type) => ({ name: type, value: type })).sort((a, b) =>
+	a.name.localeCompare(b.name),
+);
+
+/**
+ * Formatting of a text field. Fields: `formatting` ('none' | 'markdown' | 'builder' | 'json'; default
+ * 'none' — text is never parsed unless asked), `formattingParts` (builder), `metadataJson`.
+ * `textField` is the display name of the formatted field, used in the descriptions.
+ */
+export function formattingProperties(textField = 'Text'): INodeProperties[] {
+	return inputModeProperties(
+		{
+			displayName: 'Formatting',
+			name: 'formatting',
+			default: 'none',
+			description: `How ${textField} is formatted`,
+		},
+		// None first: what most messages want, and what is sent when nothing is chosen.
+		[
+			{ name: 'None', value: 'none', description: `Send ${textField} exactly as written` },
+			{
+				name: 'Builder',
+				value: 'builder',
+				description: `Mark ranges of ${textField} by position (UTF-16 units: an emoji counts 2)`,
+				fields: [
+					{
+						displayName: 'Formatting Parts',
+						name: 'formattingParts',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true, sortable: true },
+						placeholder: 'Add Part',
+						default: {},
+						description: `Ranges of ${textField} to format; positions count UTF-16 units from 0 (an emoji counts 2)`,
+						options: [
+							{
+								displayName: 'Part',
+								name: 'part',
+								values: [
+									{
+										displayName: 'From Index',
+										name: 'fromIndex',
+										type: 'number',
+										typeOptions: { minValue: 0 },
+										default: 0,
+										description: 'Position of the first formatted character, counted from 0',
+									},
+									{
+										displayName: 'Length',
+										name: 'length',
+										type: 'number',
+										typeOptions: { minValue: 1 },
+										default: 1,
+										description: 'Number of UTF-16 units formatted (an emoji counts 2)',
+									},
+									{
+										displayName: 'Link URL',
+										name: 'linkUrl',
+										type: 'string',
+										default: '',
+										placeholder: 'https://example.com',
+										description: 'Address the range links to (type Link only)',
+										displayOptions: { show: { type: ['Link'] } },
+									},
+									{
+										displayName: 'Mention User ID',
+										name: 'mentionUserId',
+										type: 'string',
+										default: '',
+										placeholder: 'u0...',
+										description: 'User the range mentions (type MentionText only; works in groups)',
+										displayOptions: { show: { type: ['MentionText'] } },
+									},
+									{
+										displayName: 'Type',
+										name: 'type',
+										type: 'options',
+										options: METADATA_TYPE_OPTIONS,
+										default: 'Bold',
+										description: 'How the range looks or what it does: Bold, Italic, a Link (needs a URL), a mention (MentionText, groups only)…',
+									},
+								],
+							},
+						],
+					},
+				],
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Give Rubika metadata {"meta_data_parts": [...]} as JSON or from an expression',
+				fields: [
+					{
+						displayName: 'Formatting (JSON)',
+						name: 'metadataJson',
+						type: 'json',
+						default: '',
+						placeholder: '{"meta_data_parts": [{"type": "Bold", "from_index": 0, "length": 5}]}',
+						description:
+							'Rubika metadata {"meta_data_parts": [...]} or a list of parts, each with type, from_index and length (UTF-16 units), plus link_url for Link and mention_text_user_id for MentionText',
+					},
+				],
+			},
+			{
+				name: 'Markdown',
+				value: 'markdown',
+				description: `Read ${textField} as Rubika Markdown: **bold**, __italic__, --underline--, ~~strike~~, ||spoiler||, \`mono\`, \`\`\`pre\`\`\`, > quote, [text](https://…), [name](u0…)`,
+			},
+		],
+	);
+}
+
+interface BuilderPart {
+	type?: MetadataType;
+	fromIndex?: number;
+	length?: number;
+	linkUrl?: string;
+	mentionUserId?: string;
+}
+
+/**
+ * Reads a text parameter with its formatting. Markdown is converted (text without markers + parts);
+ * builder and JSON parts are checked against the text. `metadata` is only present when there are parts.
+ * With `requiredField` (the field's display name) text that ends up empty is refused, in words that say
+ * whether it was left empty or the Markdown conversion emptied it.
+ */
+export function readFormattedText(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	textParameterName = 'text',
+	options: { requiredField?: string } = {},
+): { text: string; metadata?: { meta_data_parts: MetadataPart[] } } {
+	const rawText = parameter(this, textParameterName, itemIndex, '') as unknown;
+	const text = rawText === undefined || rawText === null ? '' : typeof rawText === 'string' ? rawText : String(rawText);
+	const formatting = parameter(this, 'formatting', itemIndex, 'none') as string;
+	return withInputErrors(this, itemIndex, () => {
+		const formatted = applyFormatting(this, itemIndex, text, formatting);
+		if (options.requiredField !== undefined && formatted.text.trim() === '') {
+			// Markdown can leave nothing of what was typed: a lone "> " quote marker or an empty ``` block.
+			throw new InputError(
+				options.requiredField,
+				text.trim() === ''
+					? 'is required'
+					: 'is empty once the Markdown markers are removed; write some text or choose Formatting "None"',
+			);
+		}
+		return formatted.parts.length > 0
+			? { text: formatted.text, metadata: { meta_data_parts: formatted.parts } }
+			: { text: formatted.text };
+	});
+}
+
+/** The text as it is sent and its formatting parts, checked against that text, for the chosen Formatting. */
+function applyFormatting(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	text: string,
+	formatting: string,
+): { text: string; parts: MetadataPart[] } {
+	if (formatting === 'markdown') {
+		const converted = markdownToRubika(text);
+		validateMetadataParts(converted.text, converted.parts, MARKDOWN_FIELD);
+		return converted;
+	}
+	if (formatting === 'builder') {
+		const value = parameter(context, 'formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
+		const parts = (value.part ?? []).map(fromBuilderPart);
+		validateMetadataParts(text, parts, PARTS_FIELD);
+		return { text, parts };
+	}
+	if (formatting === 'json') {
+		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), JSON_FIELD);
+		validateMetadataParts(text, parts, JSON_FIELD);
+		return { text, parts };
+	}
+	return { text, parts: [] };
+}
+
+/** Only the target field that belongs to the part's type is sent. */
+function fromBuilderPart(entry: BuilderPart): MetadataPart {
+	const part = {
+		type: entry.type ?? 'Bold',
+		from_index: entry.fromIndex ?? 0,
+		length: entry.length ?? 1,
+	} as MetadataPart;
+	if (part.type === 'Link') part.link_url = (entry.linkUrl ?? '').trim();
+	if (part.type === 'MentionText') part.mention_text_user_id = (entry.mentionUserId ?? '').trim();
+	return part;
+}
