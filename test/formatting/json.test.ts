@@ -1,15 +1,6 @@
-import { InputError } from '../../nodes/shared/errors';
 import { parseJsonField, parseJsonKeepingBigIntegers } from '../../nodes/shared/json';
 
-function problemOf(run: () => unknown): InputError {
-	try {
-		run();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InputError);
-		return error as InputError;
-	}
-	throw new Error('expected an InputError');
-}
+import { inputError } from './inputError';
 
 describe('parseJsonKeepingBigIntegers', () => {
 	it('keeps the digits of a bare integer above 2^53 and parses everything else as JSON.parse does', () => {
@@ -45,13 +36,13 @@ describe('parseJsonField', () => {
 	});
 
 	it('names the field, and says what the parser found wrong', () => {
-		const error = problemOf(() => parseJsonField('{"chat_id": ', 'Body (JSON)'));
+		const error = inputError(() => parseJsonField('{"chat_id": ', 'Body (JSON)'));
 		expect(error.field).toBe('Body (JSON)');
 		expect(error.message).toMatch(/^is not valid JSON: .+/);
 	});
 
 	it('names the part of the field when given one', () => {
-		const error = problemOf(() => parseJsonField('{oops', 'Inline Keypad', 'row 1, button 2: extra fields'));
+		const error = inputError(() => parseJsonField('{oops', 'Inline Keypad', 'row 1, button 2: extra fields'));
 		expect(error.field).toBe('Inline Keypad');
 		expect(error.message).toMatch(/^row 1, button 2: extra fields is not valid JSON: .+/);
 	});

@@ -1,17 +1,7 @@
-import { InputError } from '../../nodes/shared/errors';
 import { buildKeypadFromRows, parseKeypad, validateKeypad } from '../../nodes/shared/keypad';
 import type { Keypad } from '../../nodes/shared/types';
 
-/** Runs `action`, expects an InputError and returns it for checks on field and message. */
-function inputError(action: () => unknown): InputError {
-	try {
-		action();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InputError);
-		return error as InputError;
-	}
-	throw new Error('expected an InputError, nothing was thrown');
-}
+import { inputError } from './inputError';
 
 const YES_NO: Keypad = {
 	rows: [

@@ -1,15 +1,6 @@
-import { InputError } from '../../nodes/shared/errors';
 import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/shared/metadata';
 
-function inputError(action: () => unknown): InputError {
-	try {
-		action();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InputError);
-		return error as InputError;
-	}
-	throw new Error('expected an InputError, nothing was thrown');
-}
+import { inputError } from './inputError';
 
 const SMILE = '\u{1F600}'; // 2 UTF-16 units
 
