@@ -8,14 +8,66 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { FileType } from '../nodes/shared/types';
 import { FILE_TYPES } from '../nodes/shared/types';
+import type { SandboxConfig, SandboxConfigPatch } from './config';
 import { ActionError } from './errors';
-import type { FaultSpec } from './faults';
+import type { ActiveFault, FaultSpec } from './faults';
 import { readBody, send, sendJson } from './http';
+import type { RequestLogEntry } from './requestLog';
 import type { SeedName } from './seed';
-import type { RubikaSandbox } from './server';
+import type { DeliveryRecord } from './webhooks';
+import type { SandboxWorld } from './world';
+
+/**
+ * What the admin routes touch: the sandbox's in-process test API, nothing beneath it (no state, no
+ * queues), so HTTP and in-process callers do the same things the same way.
+ */
+export interface AdminContext
+	extends Pick<
+		SandboxWorld,
+		| 'snapshot'
+		| 'bots'
+		| 'bot'
+		| 'addBot'
+		| 'updates'
+		| 'appendSyntheticUpdates'
+		| 'users'
+		| 'addUser'
+		| 'addRecipients'
+		| 'botMessageCounts'
+		| 'chats'
+		| 'chat'
+		| 'addGroup'
+		| 'addChannel'
+		| 'messages'
+		| 'setRole'
+		| 'stickers'
+		| 'addFile'
+		| 'userSendMessage'
+		| 'userEditMessage'
+		| 'userDeleteMessage'
+		| 'userTapInlineButton'
+		| 'userTapChatKeypadButton'
+		| 'userTapLinkButton'
+		| 'userStartBot'
+		| 'userStopBot'
+		| 'userJoinChat'
+		| 'paymentUpdate'
+	> {
+	configure(patch: SandboxConfigPatch): SandboxConfig;
+	reset(seed?: SeedName): void;
+	readonly requests: RequestLogEntry[];
+	requestsFor(method: string): RequestLogEntry[];
+	clearRequests(): void;
+	readonly deliveries: DeliveryRecord[];
+	deliveriesSettled(): Promise<void>;
+	clearDeliveries(): void;
+	pendingFaults(): ActiveFault[];
+	injectFault(spec: FaultSpec): ActiveFault;
+	clearFaults(): void;
+}
 
 interface RouteContext {
-	sandbox: RubikaSandbox;
+	sandbox: AdminContext;
 	params: Record<string, string>;
 	query: URLSearchParams;
 	body: unknown;
@@ -51,7 +103,7 @@ function object(body: unknown): Record<string, unknown> {
 }
 
 /** Actions take the same camelCase inputs in-process and over HTTP. */
-const ACTIONS: Record<string, (sandbox: RubikaSandbox, input: never) => unknown> = {
+const ACTIONS: Record<string, (sandbox: AdminContext, input: never) => unknown> = {
 	'send-message': (sandbox, input) => sandbox.userSendMessage(input),
 	'edit-message': (sandbox, input) => sandbox.userEditMessage(input),
 	'delete-message': (sandbox, input) => {
@@ -176,7 +228,7 @@ const CORS = {
 	'Access-Control-Allow-Headers': 'Content-Type, X-File-Name, X-File-Type',
 };
 
-export async function handleAdmin(sandbox: RubikaSandbox, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleAdmin(sandbox: AdminContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
 	if (req.method === 'OPTIONS') {
 		send(res, 204, '');

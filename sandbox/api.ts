@@ -5,57 +5,33 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { ErrorAnswer } from './config';
+import type { Answer } from './answers';
+import { answerWithFault, envelope, withRetryAfter } from './answers';
+import type { ErrorAnswer, SandboxConfig } from './config';
 import { ApiError } from './errors';
-import type { ActiveFault } from './faults';
+import type { FaultQueue, RateLimiter } from './faults';
 import { BodyTooLargeError, readBody, send, sleep } from './http';
-import type { MethodContext, MethodHandler } from './methods';
+import type { MethodContext, MethodHandler } from './methodHelpers';
 import { METHODS } from './methods';
-import { toWireJson } from './serialize';
-import type { RubikaSandbox } from './server';
-import type { BotRecord } from './state';
+import type { RequestLog } from './requestLog';
+import type { BotRecord, FileRecord, SandboxState } from './state';
 
-export interface RequestLogEntry {
-	seq: number;
-	/** The API method from the path, or 'upload' / 'download' for the file addresses. */
-	method: string;
-	/** The request path with the token replaced by "<token>". */
-	path: string;
-	/** Parsed JSON; the raw text when it is not JSON; null for an empty body; a summary for uploads. */
-	body: unknown;
-	/** Whether the path held a known token (null for uploads and downloads, which carry none). */
-	tokenValid: boolean | null;
-	botId: string | null;
-	/** null while unanswered, and for dropped connections. */
-	httpStatus: number | null;
-	/** The envelope status answered, or null when the answer was no envelope. */
-	status: string | null;
-	/** When it arrived (ms since the epoch). */
-	at: number;
-	durationMs: number | null;
-	fault?: string;
-}
+/** Defined in requestLog.ts; also exported here for importers of this file (test/transport/rate-limit.test.ts). */
+export type { RequestLogEntry } from './requestLog';
 
-export interface Answer {
-	httpStatus: number;
-	body: string;
-	contentType: string;
-	status: string | null;
-	/** Extra response headers, e.g. Retry-After on a rate-limit answer. */
-	headers?: Record<string, string>;
+/** What the API route touches; the sandbox provides it. */
+export interface ApiContext {
+	readonly state: SandboxState;
+	readonly config: SandboxConfig;
+	readonly requestLog: Pick<RequestLog, 'start' | 'finish'>;
+	readonly faults: Pick<FaultQueue, 'take'>;
+	readonly rateLimiter: Pick<RateLimiter, 'allow'>;
+	/** The addresses requestSendFile and getFile answer with. */
+	uploadUrl(slotId: string): string;
+	downloadUrl(file: FileRecord): string;
 }
 
 const MAX_API_BODY = 8 * 1024 * 1024;
-export const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Faults that mimic an answer lost or garbled on the way back: the request takes effect first. */
-export function faultNeedsEffect(fault: ActiveFault): boolean {
-	return fault.kind === 'truncated' || (fault.kind === 'drop' && fault.afterEffect === true);
-}
-
-export function envelope(httpStatus: number, value: { status: string; [key: string]: unknown }, bareIds: boolean): Answer {
-	return { httpStatus, body: toWireJson(value, bareIds), contentType: JSON_TYPE, status: value.status };
-}
 
 function errorAnswer(answer: ErrorAnswer, detail?: string): Answer {
 	return envelope(
@@ -66,13 +42,13 @@ function errorAnswer(answer: ErrorAnswer, detail?: string): Answer {
 }
 
 export async function handleApiRequest(
-	sandbox: RubikaSandbox,
+	context: ApiContext,
 	req: IncomingMessage,
 	res: ServerResponse,
 	token: string,
 	method: string,
 ): Promise<void> {
-	const config = sandbox.config;
+	const config = context.config;
 	const received = Date.now();
 	let raw: Buffer;
 	let tooLarge = false;
@@ -94,8 +70,8 @@ export async function handleApiRequest(
 			parsed = false;
 		}
 	}
-	const bot = sandbox.state.botByToken(token);
-	const entry = sandbox.logRequest({
+	const bot = context.state.botByToken(token);
+	const entry = context.requestLog.start({
 		method,
 		path: `/v3/<token>/${method}`,
 		body: tooLarge ? '<body too large>' : body,
@@ -104,28 +80,25 @@ export async function handleApiRequest(
 		at: received,
 	});
 	const finish = (answer: Answer | null, fault?: string) => {
-		entry.httpStatus = answer?.httpStatus ?? null;
-		entry.status = answer?.status ?? null;
-		entry.durationMs = Date.now() - received;
-		if (fault) entry.fault = fault;
+		context.requestLog.finish(entry, answer, fault);
 		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType, answer.headers);
 		else req.socket.destroy();
 	};
 
 	if (config.latencyMs > 0) await sleep(config.latencyMs);
 
-	const fault = sandbox.faults.take({ kind: 'api', method });
+	const fault = context.faults.take({ kind: 'api', method });
 	if (fault?.kind === 'delay') await sleep(fault.ms ?? 0);
 	if (fault && fault.kind !== 'delay' && fault.kind !== 'duplicateUpdate') {
 		const answered = answerWithFault(fault, () => {
 			if (tooLarge) return bodyTooLarge(config.errorHttpStatus);
-			return process(sandbox, bot, method, body, parsed, req.method, false);
+			return process(context, bot, method, body, parsed, req.method, false);
 		});
 		finish(answered, fault.kind);
 		return;
 	}
 
-	if (config.rateLimit && !sandbox.rateLimiter.allow(token, config.rateLimit.perSecond, Date.now())) {
+	if (config.rateLimit && !context.rateLimiter.allow(token, config.rateLimit.perSecond, Date.now())) {
 		finish(
 			withRetryAfter(
 				envelope(
@@ -142,7 +115,7 @@ export async function handleApiRequest(
 
 	const answer = tooLarge
 		? bodyTooLarge(config.errorHttpStatus)
-		: process(sandbox, bot, method, body, parsed, req.method, fault?.kind === 'duplicateUpdate');
+		: process(context, bot, method, body, parsed, req.method, fault?.kind === 'duplicateUpdate');
 	finish(answer, fault?.kind);
 }
 
@@ -150,61 +123,8 @@ function bodyTooLarge(httpStatus: number): Answer {
 	return envelope(httpStatus, { status: 'INVALID_INPUT', dev_message: 'request body too large' }, false);
 }
 
-/**
- * The answer a fault produces; null means "drop the connection". Faults that mimic a lost or garbled
- * answer (truncated, drop with afterEffect) let the request take effect first, as on a real network.
- */
-export function answerWithFault(fault: ActiveFault, normal: () => Answer): Answer | null {
-	switch (fault.kind) {
-		case 'httpStatus':
-			return withRetryAfter(
-				{
-					httpStatus: fault.httpStatus ?? 500,
-					body: fault.body ?? 'Internal Server Error',
-					contentType: fault.contentType ?? 'text/plain; charset=utf-8',
-					status: null,
-				},
-				fault.retryAfterSeconds,
-			);
-		case 'status':
-			return withRetryAfter(
-				envelope(
-					fault.httpStatus ?? 200,
-					{ status: fault.status ?? 'TOO_REQUESTS', dev_message: fault.devMessage ?? 'injected fault' },
-					false,
-				),
-				fault.retryAfterSeconds,
-			);
-		case 'malformed':
-			return { httpStatus: 200, body: '{"status": OK, "data": {message_id: 1}', contentType: JSON_TYPE, status: null };
-		case 'truncated': {
-			const full = normal();
-			return { ...full, body: full.body.slice(0, Math.max(1, Math.floor(full.body.length / 2))), status: null };
-		}
-		case 'html':
-			return {
-				httpStatus: fault.httpStatus ?? 502,
-				body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
-				contentType: 'text/html',
-				status: null,
-			};
-		case 'empty':
-			return { httpStatus: fault.httpStatus ?? 200, body: '', contentType: JSON_TYPE, status: null };
-		case 'drop':
-			if (fault.afterEffect) normal();
-			return null;
-		default:
-			return normal();
-	}
-}
-
-/** Adds a Retry-After header (whole or fractional seconds, as configured) when one is asked for. */
-function withRetryAfter(answer: Answer, seconds: number | undefined): Answer {
-	return seconds === undefined ? answer : { ...answer, headers: { ...answer.headers, 'Retry-After': String(seconds) } };
-}
-
 function process(
-	sandbox: RubikaSandbox,
+	context: ApiContext,
 	bot: BotRecord | undefined,
 	method: string,
 	body: unknown,
@@ -212,7 +132,7 @@ function process(
 	httpMethod: string | undefined,
 	duplicateUpdate: boolean,
 ): Answer {
-	const config = sandbox.config;
+	const config = context.config;
 	if (!bot) return errorAnswer(config.badToken);
 	// A method listed in absentMethods is answered exactly as one the service has never heard of.
 	if (!Object.hasOwn(METHODS, method) || config.absentMethods.includes(method)) return errorAnswer(config.unknownMethod, method);
@@ -222,16 +142,16 @@ function process(
 	if (!parsed) return fail('the body is not valid JSON');
 	if (body === null) body = {};
 	if (typeof body !== 'object' || Array.isArray(body)) return fail('the body must be a JSON object');
-	const context: MethodContext = {
-		state: sandbox.state,
+	const methodContext: MethodContext = {
+		state: context.state,
 		config,
 		bot,
-		uploadUrl: (slotId) => sandbox.uploadUrl(slotId),
-		downloadUrl: (file) => sandbox.downloadUrl(file),
+		uploadUrl: (slotId) => context.uploadUrl(slotId),
+		downloadUrl: (file) => context.downloadUrl(file),
 		duplicateUpdate,
 	};
 	try {
-		const data = (METHODS as Record<string, MethodHandler>)[method](context, body as Record<string, unknown>);
+		const data = (METHODS as Record<string, MethodHandler>)[method](methodContext, body as Record<string, unknown>);
 		return envelope(200, { status: 'OK', data }, config.bareNumericIds);
 	} catch (error) {
 		if (error instanceof ApiError) {

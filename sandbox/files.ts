@@ -7,34 +7,42 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { Answer } from './api';
-import { answerWithFault, envelope, faultNeedsEffect } from './api';
+import type { Answer } from './answers';
+import { answerWithFault, envelope, faultNeedsEffect } from './answers';
+import type { SandboxConfig } from './config';
+import type { FaultQueue } from './faults';
 import { send, sleep } from './http';
 import { boundaryOf, MultipartError, MultipartParser } from './multipart';
-import type { RubikaSandbox } from './server';
-import type { UploadSlot } from './state';
+import type { RequestLog } from './requestLog';
+import type { SandboxState, UploadSlot } from './state';
+
+/** What the file routes touch; the sandbox provides it. */
+export interface FilesContext {
+	/** Upload slots (used once) and the file store. */
+	readonly state: SandboxState;
+	/** errorHttpStatus and fileSizeLimits. */
+	readonly config: SandboxConfig;
+	readonly requestLog: Pick<RequestLog, 'start' | 'finish'>;
+	readonly faults: Pick<FaultQueue, 'take'>;
+}
 
 /** Non-file parts are not expected; a little slack for form fields some clients add. */
 const MAX_OTHER_PART_BYTES = 64 * 1024;
 
 class FileTooLargeError extends Error {}
 
-export async function handleUpload(sandbox: RubikaSandbox, req: IncomingMessage, res: ServerResponse, slotId: string): Promise<void> {
-	const received = Date.now();
-	const slot = sandbox.state.uploadSlots.get(slotId);
-	const entry = sandbox.logRequest({
+export async function handleUpload(context: FilesContext, req: IncomingMessage, res: ServerResponse, slotId: string): Promise<void> {
+	const slot = context.state.uploadSlots.get(slotId);
+	const entry = context.requestLog.start({
 		method: 'upload',
 		path: '/upload/<slot>',
 		body: null,
 		tokenValid: null,
 		botId: slot?.botId ?? null,
-		at: received,
+		at: Date.now(),
 	});
 	const reply = (answer: Answer | null, fault?: string) => {
-		entry.httpStatus = answer?.httpStatus ?? null;
-		entry.status = answer?.status ?? null;
-		entry.durationMs = Date.now() - received;
-		if (fault) entry.fault = fault;
+		context.requestLog.finish(entry, answer, fault);
 		if (!answer) {
 			req.socket.destroy();
 			return;
@@ -45,27 +53,27 @@ export async function handleUpload(sandbox: RubikaSandbox, req: IncomingMessage,
 		send(res, answer.httpStatus, answer.body, answer.contentType, { ...answer.headers, ...(draining ? { Connection: 'close' } : {}) });
 	};
 
-	const fault = sandbox.faults.take({ kind: 'upload' });
+	const fault = context.faults.take({ kind: 'upload' });
 	if (fault?.kind === 'delay') await sleep(fault.ms ?? 0);
 	if (fault && fault.kind !== 'delay' && !faultNeedsEffect(fault)) {
-		reply(answerWithFault(fault, () => failure(sandbox, 'unreachable')), fault.kind);
+		reply(answerWithFault(fault, () => failure(context, 'unreachable')), fault.kind);
 		return;
 	}
 	if (req.method !== 'POST') {
-		reply(failure(sandbox, 'upload with POST'));
+		reply(failure(context, 'upload with POST'));
 		return;
 	}
 	if (!slot) {
-		reply(failure(sandbox, 'this upload address is unknown or was already used'));
+		reply(failure(context, 'this upload address is unknown or was already used'));
 		return;
 	}
-	const outcome = await receiveUpload(sandbox, req, slot, (summary) => (entry.body = summary));
+	const outcome = await receiveUpload(context, req, slot, (summary) => (entry.body = summary));
 	if (fault) reply(answerWithFault(fault, () => outcome), fault.kind);
 	else reply(outcome);
 }
 
-function failure(sandbox: RubikaSandbox, devMessage: string): Answer {
-	return envelope(sandbox.config.errorHttpStatus, { status: 'INVALID_INPUT', dev_message: devMessage }, false);
+function failure(context: FilesContext, devMessage: string): Answer {
+	return envelope(context.config.errorHttpStatus, { status: 'INVALID_INPUT', dev_message: devMessage }, false);
 }
 
 interface UploadSummary {
@@ -78,7 +86,7 @@ interface UploadSummary {
 
 /** Resolves as soon as the answer is known, which for a too-large file is before the body has ended. */
 function receiveUpload(
-	sandbox: RubikaSandbox,
+	context: FilesContext,
 	req: IncomingMessage,
 	slot: UploadSlot,
 	summarize: (summary: UploadSummary) => void,
@@ -94,10 +102,10 @@ function receiveUpload(
 		};
 		const boundary = boundaryOf(req.headers['content-type']);
 		if (!boundary) {
-			done(failure(sandbox, 'the upload must be multipart/form-data with a boundary'));
+			done(failure(context, 'the upload must be multipart/form-data with a boundary'));
 			return;
 		}
-		const limit = sandbox.config.fileSizeLimits[slot.type];
+		const limit = context.config.fileSizeLimits[slot.type];
 		const chunks: Buffer[] = [];
 		let filePartCount = 0;
 		let inFilePart = false;
@@ -130,11 +138,11 @@ function receiveUpload(
 		const refuse = (error: unknown) => {
 			chunks.length = 0;
 			if (error instanceof FileTooLargeError) {
-				done(failure(sandbox, `the file is larger than ${limit} bytes, the limit for type ${slot.type}`));
+				done(failure(context, `the file is larger than ${limit} bytes, the limit for type ${slot.type}`));
 			} else if (error instanceof MultipartError) {
-				done(failure(sandbox, `malformed multipart body: ${error.message}`));
+				done(failure(context, `malformed multipart body: ${error.message}`));
 			} else {
-				done(failure(sandbox, `upload failed: ${String(error)}`));
+				done(failure(context, `upload failed: ${String(error)}`));
 			}
 		};
 		req.on('data', (chunk: Buffer) => {
@@ -154,12 +162,12 @@ function receiveUpload(
 				return;
 			}
 			if (!fileComplete) {
-				done(failure(sandbox, 'the multipart body has no part named file'));
+				done(failure(context, 'the multipart body has no part named file'));
 				return;
 			}
 			// Used once: a second POST to the same address is refused.
-			sandbox.state.uploadSlots.delete(slot.id);
-			const file = sandbox.state.addFile({
+			context.state.uploadSlots.delete(slot.id);
+			const file = context.state.addFile({
 				bytes: Buffer.concat(chunks),
 				file_name: summary.file_name || 'file',
 				mime_type: summary.content_type ?? undefined,
@@ -167,30 +175,27 @@ function receiveUpload(
 			});
 			done(envelope(200, { status: 'OK', data: { file_id: file.file_id } }, false));
 		});
-		req.on('error', () => done(failure(sandbox, 'the upload was interrupted')));
+		req.on('error', () => done(failure(context, 'the upload was interrupted')));
 	});
 }
 
-export async function handleDownload(sandbox: RubikaSandbox, req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> {
-	const received = Date.now();
-	const entry = sandbox.logRequest({
+export async function handleDownload(context: FilesContext, req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> {
+	const entry = context.requestLog.start({
 		method: 'download',
 		path: '/files/<file>',
 		body: null,
 		tokenValid: null,
 		botId: null,
-		at: received,
+		at: Date.now(),
 	});
-	const finish = (httpStatus: number | null, fault?: string) => {
-		entry.httpStatus = httpStatus;
-		entry.durationMs = Date.now() - received;
-		if (fault) entry.fault = fault;
-	};
-	const file = sandbox.state.files.get(fileId);
-	const fault = sandbox.faults.take({ kind: 'download' });
+	// A download's log entry keeps no envelope status, whatever the answer.
+	const finish = (httpStatus: number | null, fault?: string) =>
+		context.requestLog.finish(entry, httpStatus === null ? null : { httpStatus }, fault);
+	const file = context.state.files.get(fileId);
+	const fault = context.faults.take({ kind: 'download' });
 	if (fault?.kind === 'delay') await sleep(fault.ms ?? 0);
 	if (fault && fault.kind !== 'delay' && fault.kind !== 'truncated') {
-		const answer = answerWithFault(fault, () => failure(sandbox, 'unreachable'));
+		const answer = answerWithFault(fault, () => failure(context, 'unreachable'));
 		finish(answer?.httpStatus ?? null, fault.kind);
 		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType, answer.headers);
 		else req.socket.destroy();

@@ -1,10 +1,11 @@
 /** Public surface of the Rubika sandbox; see README.md beside this file. */
 export { RubikaSandbox, startSandbox } from './server';
-export type { LinkTapResult, SandboxOptions } from './server';
+export type { SandboxOptions } from './server';
+export type { LinkTapResult } from './world';
 export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, PollExtrasMode, ErrorAnswer, RateLimitConfig } from './config';
 export type { FaultSpec, FaultKind, ActiveFault } from './faults';
 export { FAULT_KINDS } from './faults';
-export type { RequestLogEntry } from './api';
+export type { RequestLogEntry } from './requestLog';
 export type { DeliveryRecord } from './webhooks';
 export type { ChatSnapshot, ChatMemberSnapshot, SandboxMessage, BotSnapshot } from './snapshots';
 export type { UserMessageInput, UserMessageRef, SyntheticUpdatesInput } from './actions';

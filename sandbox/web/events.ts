@@ -21,10 +21,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { RubikaSandbox } from '../server';
 import { chatSnapshot, messageSnapshot } from '../snapshots';
 import type { ChatRecord, SandboxState } from '../state';
 import type { DeliveryRecord } from '../webhooks';
+
+/** What the stream watches; the sandbox provides it. */
+export interface EventsContext {
+	/** The live state (a new object after a reset). */
+	readonly state: SandboxState;
+	/** The webhook delivery log, oldest first. */
+	readonly webhooks: { readonly log: readonly DeliveryRecord[] };
+}
 
 /** How often the world is compared while a page is open; pokes after HTTP requests come sooner. */
 const POLL_MS = 250;
@@ -45,7 +52,7 @@ interface Baseline {
 }
 
 export class SandboxEvents {
-	readonly #sandbox: RubikaSandbox;
+	readonly #sandbox: EventsContext;
 	readonly #clients = new Set<ServerResponse>();
 	#baseline: Baseline | null = null;
 	#seq = 0;
@@ -53,7 +60,7 @@ export class SandboxEvents {
 	#timer: NodeJS.Timeout | undefined;
 	#heartbeat: NodeJS.Timeout | undefined;
 
-	constructor(sandbox: RubikaSandbox) {
+	constructor(sandbox: EventsContext) {
 		this.#sandbox = sandbox;
 	}
 

@@ -10,6 +10,12 @@ import path from 'node:path';
 import { send } from '../http';
 import type { SandboxEvents } from './events';
 
+/** What the chat page's routes touch; the sandbox provides it. */
+export interface WebContext {
+	/** The live stream behind `GET /_sandbox/events`. */
+	readonly events: Pick<SandboxEvents, 'subscribe'>;
+}
+
 const WEB_DIR = __dirname;
 
 /** Only these kinds of file are served, so the TypeScript beside them (and anything else) never is. */
@@ -41,14 +47,14 @@ export function isWebPath(pathname: string): boolean {
 	return pathname === '/' || pathname === '/chat' || pathname === '/chat/' || pathname === EVENTS_PATH || pathname.startsWith('/web/');
 }
 
-export async function handleWeb(events: SandboxEvents, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function handleWeb(context: WebContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
 	if (req.method !== 'GET' && req.method !== 'HEAD') {
 		req.resume();
 		send(res, 405, 'Method Not Allowed', 'text/plain; charset=utf-8', { Allow: 'GET, HEAD' });
 		return;
 	}
 	if (pathname === EVENTS_PATH) {
-		events.subscribe(req, res);
+		context.events.subscribe(req, res);
 		return;
 	}
 	req.resume();
