@@ -6,6 +6,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
 import { parseJsonKeepingBigIntegers } from '../../shared/json';
+import { inputModeProperties } from '../helpers/inputMode';
 
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
 export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
@@ -24,98 +25,110 @@ export const FORM_FIELDS_FIELD = 'Form Fields';
 /** The field Free Text shows: one required text box. */
 export const FREE_TEXT_FIELDS: FormField[] = [{ label: 'Response', type: 'textarea', required: true, options: [] }];
 
-export const formDefinitionProperties: INodeProperties[] = [
+/**
+ * How the Custom Form's fields are given: one by one, or as JSON. Send and Wait shows them under Response
+ * Type "Custom Form".
+ */
+export const formDefinitionProperties: INodeProperties[] = inputModeProperties(
 	{
 		displayName: 'Define Form',
 		name: 'defineForm',
-		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'Using Fields Below', value: 'fields', description: 'Add the fields one by one' },
-			{ name: 'Using JSON', value: 'json', description: 'A JSON array of fields, as n8n\'s Form node takes it' },
-		],
 		default: 'fields',
 		description: 'How the form\'s fields are given',
-		displayOptions: { show: { responseType: ['customForm'] } },
 	},
-	{
-		displayName: 'Form Fields',
-		name: 'formFields',
-		type: 'fixedCollection',
-		placeholder: 'Add Form Field',
-		typeOptions: { multipleValues: true, sortable: true },
-		default: {},
-		description: 'The fields the person fills in; the answer holds one value per field, named by its label',
-		displayOptions: { show: { responseType: ['customForm'], defineForm: ['fields'] } },
-		options: [
-			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Choices',
-						name: 'fieldOptions',
-						type: 'string',
-						default: '',
-						placeholder: 'Red, Green, Blue',
-						description: 'The dropdown\'s choices, separated by commas',
-						displayOptions: { show: { fieldType: ['dropdown'] } },
-					},
-					{
-						displayName: 'Field Label',
-						name: 'fieldLabel',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Your name',
-						required: true,
-						description: 'Shown above the field, and the key of its value in the answer',
-					},
-					{
-						displayName: 'Field Type',
-						name: 'fieldType',
-						type: 'options',
-						default: 'text',
-						description: 'What the person enters',
-						options: [
-							{ name: 'Checkbox', value: 'checkbox', description: 'Yes or no (true or false in the answer)' },
-							{ name: 'Date', value: 'date', description: 'A date (YYYY-MM-DD)' },
-							{ name: 'Dropdown', value: 'dropdown', description: 'One of the choices below' },
-							{ name: 'Email', value: 'email', description: 'An email address' },
-							{ name: 'Number', value: 'number', description: 'A number' },
-							{ name: 'Text', value: 'text', description: 'One line of text' },
-							{ name: 'Textarea', value: 'textarea', description: 'Several lines of text' },
-						],
-					},
-					{
-						displayName: 'Placeholder',
-						name: 'placeholder',
-						type: 'string',
-						default: '',
-						description: 'Sample text shown in the empty field',
-						displayOptions: { hide: { fieldType: ['dropdown', 'checkbox', 'date'] } },
-					},
-					{
-						displayName: 'Required Field',
-						name: 'requiredField',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the form can be sent without this field',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Form Fields (JSON)',
-		name: 'jsonOutput',
-		type: 'json',
-		default:
-			'[\n  {\n    "fieldLabel": "Your name",\n    "requiredField": true\n  },\n  {\n    "fieldLabel": "Priority",\n    "fieldType": "dropdown",\n    "fieldOptions": { "values": [{ "option": "Low" }, { "option": "High" }] }\n  }\n]',
-		description:
-			'A list of fields: fieldLabel, fieldType (text, textarea, number, email, date, dropdown, checkbox), requiredField, placeholder, and for a dropdown fieldOptions {"values": [{"option": "…"}]} or a plain "options" list',
-		displayOptions: { show: { responseType: ['customForm'], defineForm: ['json'] } },
-	},
-];
+	[
+		{
+			name: 'Using Fields Below',
+			value: 'fields',
+			description: 'Add the fields one by one',
+			fields: [
+				{
+					displayName: 'Form Fields',
+					name: 'formFields',
+					type: 'fixedCollection',
+					placeholder: 'Add Form Field',
+					typeOptions: { multipleValues: true, sortable: true },
+					default: {},
+					description: 'The fields the person fills in; the answer holds one value per field, named by its label',
+					options: [
+						{
+							displayName: 'Values',
+							name: 'values',
+							values: [
+								{
+									displayName: 'Choices',
+									name: 'fieldOptions',
+									type: 'string',
+									default: '',
+									placeholder: 'Red, Green, Blue',
+									description: 'The dropdown\'s choices, separated by commas',
+									displayOptions: { show: { fieldType: ['dropdown'] } },
+								},
+								{
+									displayName: 'Field Label',
+									name: 'fieldLabel',
+									type: 'string',
+									default: '',
+									placeholder: 'e.g. Your name',
+									required: true,
+									description: 'Shown above the field, and the key of its value in the answer',
+								},
+								{
+									displayName: 'Field Type',
+									name: 'fieldType',
+									type: 'options',
+									default: 'text',
+									description: 'What the person enters',
+									options: [
+										{ name: 'Checkbox', value: 'checkbox', description: 'Yes or no (true or false in the answer)' },
+										{ name: 'Date', value: 'date', description: 'A date (YYYY-MM-DD)' },
+										{ name: 'Dropdown', value: 'dropdown', description: 'One of the choices below' },
+										{ name: 'Email', value: 'email', description: 'An email address' },
+										{ name: 'Number', value: 'number', description: 'A number' },
+										{ name: 'Text', value: 'text', description: 'One line of text' },
+										{ name: 'Textarea', value: 'textarea', description: 'Several lines of text' },
+									],
+								},
+								{
+									displayName: 'Placeholder',
+									name: 'placeholder',
+									type: 'string',
+									default: '',
+									description: 'Sample text shown in the empty field',
+									displayOptions: { hide: { fieldType: ['dropdown', 'checkbox', 'date'] } },
+								},
+								{
+									displayName: 'Required Field',
+									name: 'requiredField',
+									type: 'boolean',
+									default: false,
+									description: 'Whether the form can be sent without this field',
+								},
+							],
+						},
+					],
+				},
+			],
+		},
+		{
+			name: 'Using JSON',
+			value: 'json',
+			description: 'A JSON array of fields, as n8n\'s Form node takes it',
+			fields: [
+				{
+					displayName: 'Form Fields (JSON)',
+					name: 'jsonOutput',
+					type: 'json',
+					default:
+						'[\n  {\n    "fieldLabel": "Your name",\n    "requiredField": true\n  },\n  {\n    "fieldLabel": "Priority",\n    "fieldType": "dropdown",\n    "fieldOptions": { "values": [{ "option": "Low" }, { "option": "High" }] }\n  }\n]',
+					description:
+						'A list of fields: fieldLabel, fieldType (text, textarea, number, email, date, dropdown, checkbox), requiredField, placeholder, and for a dropdown fieldOptions {"values": [{"option": "…"}]} or a plain "options" list',
+				},
+			],
+		},
+	],
+);
 
 /** Reads the builder's rows or the JSON list into checked fields; InputError names what is wrong. */
 export function parseFormFields(defineForm: string, builderValues: unknown, json: unknown): FormField[] {

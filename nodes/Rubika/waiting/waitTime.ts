@@ -6,6 +6,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
+import { inputModeProperties } from '../helpers/inputMode';
 
 export const LIMIT_WAIT_TIME_FIELD = 'Limit Wait Time';
 
@@ -19,50 +20,53 @@ export const limitWaitTimeOption: INodeProperties = {
 		{
 			displayName: 'Values',
 			name: 'values',
-			values: [
-				{
-					displayName: 'Limit Type',
-					name: 'limitType',
-					type: 'options',
-					default: 'afterTimeInterval',
-					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Wait at most this long' },
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Wait until this date and time' },
-					],
-					description: 'How the limit is given',
-				},
-				{
-					displayName: 'Amount',
-					name: 'resumeAmount',
-					type: 'number',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					default: 1,
-					description: 'How long to wait',
-				},
-				{
-					displayName: 'Unit',
-					name: 'resumeUnit',
-					type: 'options',
-					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					options: [
-						{ name: 'Seconds', value: 'seconds' },
-						{ name: 'Minutes', value: 'minutes' },
-						{ name: 'Hours', value: 'hours' },
-						{ name: 'Days', value: 'days' },
-					],
-					default: 'hours',
-					description: 'Unit of the amount',
-				},
-				{
-					displayName: 'Max Date and Time',
-					name: 'maxDateAndTime',
-					type: 'dateTime',
-					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
-					default: '',
-					description: 'Continue without an answer at this date and time',
-				},
-			],
+			values: inputModeProperties(
+				{ displayName: 'Limit Type', name: 'limitType', default: 'afterTimeInterval', description: 'How the limit is given' },
+				[
+					{
+						name: 'After Time Interval',
+						value: 'afterTimeInterval',
+						description: 'Wait at most this long',
+						fields: [
+							{
+								displayName: 'Amount',
+								name: 'resumeAmount',
+								type: 'number',
+								typeOptions: { minValue: 0, numberPrecision: 2 },
+								default: 1,
+								description: 'How long to wait',
+							},
+							{
+								displayName: 'Unit',
+								name: 'resumeUnit',
+								type: 'options',
+								options: [
+									{ name: 'Seconds', value: 'seconds' },
+									{ name: 'Minutes', value: 'minutes' },
+									{ name: 'Hours', value: 'hours' },
+									{ name: 'Days', value: 'days' },
+								],
+								default: 'hours',
+								description: 'Unit of the amount',
+							},
+						],
+					},
+					{
+						name: 'At Specified Time',
+						value: 'atSpecifiedTime',
+						description: 'Wait until this date and time',
+						fields: [
+							{
+								displayName: 'Max Date and Time',
+								name: 'maxDateAndTime',
+								type: 'dateTime',
+								default: '',
+								description: 'Continue without an answer at this date and time',
+							},
+						],
+					},
+				],
+			),
 		},
 	],
 };

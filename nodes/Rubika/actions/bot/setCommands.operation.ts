@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import type { BotCommand } from '../../../shared/types';
+import { inputModeProperties } from '../../helpers/inputMode';
 import { readJson } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
 
@@ -75,63 +76,72 @@ export const setCommands: RubikaOperation = {
 	name: 'Set Commands',
 	action: 'Set the bot commands',
 	description: 'Replace the list of commands users see in the bot; an empty list removes them (setCommands)',
-	properties: [
+	properties: inputModeProperties(
 		{
 			displayName: 'Input',
 			name: 'commandsInput',
-			type: 'options',
-			options: [
-				{ name: 'Builder', value: 'builder', description: 'Add commands one by one' },
-				{ name: 'JSON', value: 'json', description: 'Give the commands as JSON or from an expression' },
-			],
 			default: 'builder',
 			description: 'How the commands are given: one by one, or as JSON',
 		},
-		{
-			displayName: 'Commands',
-			name: 'commands',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true, sortable: true },
-			placeholder: 'Add Command',
-			default: {},
-			description: 'The full list: commands left out are removed from the bot',
-			displayOptions: { show: { commandsInput: ['builder'] } },
-			options: [
-				{
-					displayName: 'Command',
-					name: 'command',
-					values: [
-						{
-							displayName: 'Command',
-							name: 'command',
-							type: 'string',
-							default: '',
-							placeholder: 'start',
-							description: 'Name users type after "/": letters, digits and underscores. A leading "/" is removed.',
-						},
-						{
-							displayName: 'Description',
-							name: 'description',
-							type: 'string',
-							default: '',
-							placeholder: 'Start the bot',
-							description: 'What the command does, shown next to it',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Commands (JSON)',
-			name: 'commandsJson',
-			type: 'json',
-			default: '[]',
-			placeholder: '[{"command": "start", "description": "Start the bot"}]',
-			description:
-				'A list of {"command", "description"} objects, or {"bot_commands": [...]}. The full list: commands left out are removed.',
-			displayOptions: { show: { commandsInput: ['json'] } },
-		},
-	],
+		[
+			{
+				name: 'Builder',
+				value: 'builder',
+				description: 'Add commands one by one',
+				fields: [
+					{
+						displayName: 'Commands',
+						name: 'commands',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true, sortable: true },
+						placeholder: 'Add Command',
+						default: {},
+						description: 'The full list: commands left out are removed from the bot',
+						options: [
+							{
+								displayName: 'Command',
+								name: 'command',
+								values: [
+									{
+										displayName: 'Command',
+										name: 'command',
+										type: 'string',
+										default: '',
+										placeholder: 'start',
+										description: 'Name users type after "/": letters, digits and underscores. A leading "/" is removed.',
+									},
+									{
+										displayName: 'Description',
+										name: 'description',
+										type: 'string',
+										default: '',
+										placeholder: 'Start the bot',
+										description: 'What the command does, shown next to it',
+									},
+								],
+							},
+						],
+					},
+				],
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Give the commands as JSON or from an expression',
+				fields: [
+					{
+						displayName: 'Commands (JSON)',
+						name: 'commandsJson',
+						type: 'json',
+						default: '[]',
+						placeholder: '[{"command": "start", "description": "Start the bot"}]',
+						description:
+							'A list of {"command", "description"} objects, or {"bot_commands": [...]}. The full list: commands left out are removed.',
+					},
+				],
+			},
+		],
+	),
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const mode = this.getNodeParameter('commandsInput', itemIndex, 'builder') as string;
 		let commands: BotCommand[];

@@ -7,6 +7,7 @@ import { callRubika } from '../../../shared/transport';
 import type { Keypad, MetadataPart } from '../../../shared/types';
 import { MAX_METADATA_PARTS } from '../../../shared/types';
 import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
+import { inputModeProperties } from '../../helpers/inputMode';
 import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
@@ -37,61 +38,71 @@ const properties: INodeProperties[] = [
 		description: 'The question or request. The links to answer with are added below it.',
 	},
 	...formattingProperties(MESSAGE_FIELD),
-	{
-		displayName: 'Response Type',
-		name: 'responseType',
-		type: 'options',
-		default: 'approval',
-		options: [
-			{ name: 'Approval', value: 'approval', description: 'The person taps Approve (or Decline)' },
-			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page' },
-			{ name: 'Custom Form', value: 'customForm', description: 'The person fills in a form you define' },
-		],
-		description: 'What the person answers with',
-	},
-	{
-		displayName: 'Approval Options',
-		name: 'approvalOptions',
-		type: 'fixedCollection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: { responseType: ['approval'] } },
-		options: [
+	...inputModeProperties(
+		{
+			displayName: 'Response Type',
+			name: 'responseType',
+			default: 'approval',
+			description: 'What the person answers with',
+		},
+		[
 			{
-				displayName: 'Values',
-				name: 'values',
-				values: [
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person taps Approve (or Decline)',
+				fields: [
 					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
-						type: 'options',
-						default: 'single',
+						displayName: 'Approval Options',
+						name: 'approvalOptions',
+						type: 'fixedCollection',
+						placeholder: 'Add option',
+						default: {},
 						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
+							{
+								displayName: 'Values',
+								name: 'values',
+								values: [
+									{
+										displayName: 'Type of Approval',
+										name: 'approvalType',
+										type: 'options',
+										default: 'single',
+										options: [
+											{ name: 'Approve Only', value: 'single' },
+											{ name: 'Approve and Decline', value: 'double' },
+										],
+										description: 'Whether the person can also decline',
+									},
+									{
+										displayName: 'Approve Button Label',
+										name: 'approveLabel',
+										type: 'string',
+										default: 'Approve',
+										description: 'Text of the approve link',
+									},
+									{
+										displayName: 'Decline Button Label',
+										name: 'disapproveLabel',
+										type: 'string',
+										default: 'Decline',
+										displayOptions: { show: { approvalType: ['double'] } },
+										description: 'Text of the decline link',
+									},
+								],
+							},
 						],
-						description: 'Whether the person can also decline',
-					},
-					{
-						displayName: 'Approve Button Label',
-						name: 'approveLabel',
-						type: 'string',
-						default: 'Approve',
-						description: 'Text of the approve link',
-					},
-					{
-						displayName: 'Decline Button Label',
-						name: 'disapproveLabel',
-						type: 'string',
-						default: 'Decline',
-						displayOptions: { show: { approvalType: ['double'] } },
-						description: 'Text of the decline link',
 					},
 				],
 			},
+			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page' },
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person fills in a form you define',
+				fields: formDefinitionProperties,
+			},
 		],
-	},
-	...formDefinitionProperties,
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { InputError } from '../../../shared/errors';
 import { parseJsonKeepingBigIntegers } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
+import { inputModeProperties } from '../../helpers/inputMode';
 import { parameter, readInteger, readSwitch, requireString, textOf } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
 import { UNDOCUMENTED_NOTE } from '../undocumented';
@@ -31,55 +32,54 @@ export const sendPoll: RubikaOperation = {
 			placeholder: 'Where shall we have lunch?',
 			description: 'The question the poll asks',
 		},
-		{
-			displayName: 'Poll Options Input',
-			name: 'pollOptionsMode',
-			type: 'options',
-			options: [
-				{ name: 'List', value: 'list', description: 'Add the answers one by one' },
+		...inputModeProperties(
+			{
+				displayName: 'Poll Options Input',
+				name: 'pollOptionsMode',
+				default: 'list',
+				description: 'How the answers are given: one by one, or as a list (JSON or an expression)',
+			},
+			[
+				{
+					name: 'List',
+					value: 'list',
+					description: 'Add the answers one by one',
+					fields: [
+						{
+							displayName: 'Poll Options',
+							name: 'pollOptions',
+							type: 'fixedCollection',
+							typeOptions: { multipleValues: true, sortable: true },
+							placeholder: 'Add Poll Option',
+							default: {},
+							description: 'The answers people can choose, in order; at least two',
+							options: [
+								{
+									displayName: 'Option',
+									name: 'option',
+									values: [{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'One answer' }],
+								},
+							],
+						},
+					],
+				},
 				{
 					name: 'JSON',
 					value: 'json',
 					description: 'Give the answers as a JSON list, or as a list from an expression',
-				},
-			],
-			default: 'list',
-			description: 'How the answers are given: one by one, or as a list (JSON or an expression)',
-		},
-		{
-			displayName: 'Poll Options',
-			name: 'pollOptions',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true, sortable: true },
-			placeholder: 'Add Poll Option',
-			default: {},
-			description: 'The answers people can choose, in order; at least two',
-			displayOptions: { show: { pollOptionsMode: ['list'] } },
-			options: [
-				{
-					displayName: 'Option',
-					name: 'option',
-					values: [
+					fields: [
 						{
-							displayName: 'Text',
-							name: 'text',
-							type: 'string',
+							displayName: 'Poll Options (JSON)',
+							name: 'pollOptionsJson',
+							type: 'json',
 							default: '',
-							description: 'One answer',
+							placeholder: '["Yes", "No", "Maybe"]',
+							description: 'A list of at least two answers, e.g. ["Yes", "No"]',
 						},
 					],
 				},
 			],
-		},
-		{
-			displayName: 'Poll Options (JSON)',
-			name: 'pollOptionsJson',
-			type: 'json',
-			default: '',
-			placeholder: '["Yes", "No", "Maybe"]',
-			description: 'A list of at least two answers, e.g. ["Yes", "No"]',
-			displayOptions: { show: { pollOptionsMode: ['json'] } },
-		},
+		),
 		...pollKindProperties(),
 		...sendExtrasProperties(),
 	],
