@@ -151,8 +151,8 @@ export function idProperty(displayName: string, name: string, placeholder: strin
 
 export const CHAT_ID_FIELD = 'Chat ID';
 
-/** The "Chat ID" field (parameter `chatId`) of the operations that act on one chat. */
-export function chatIdProperty(description: string, placeholder: string): INodeProperties {
+/** The "Chat ID" field (parameter `chatId`) of every operation that acts on one chat. */
+export function chatIdProperty(description: string, placeholder = 'b0…'): INodeProperties {
 	return idProperty(CHAT_ID_FIELD, 'chatId', placeholder, description);
 }
 

@@ -10,7 +10,7 @@ export const banChatMember: RubikaOperation = {
 	action: 'Ban a chat member',
 	description:
 		'Remove a user from a group or channel; they cannot rejoin by invite link until unbanned. Owner and admins are not affected (banChatMember).',
-	properties: [chatIdProperty(MODERATED_CHAT_DESCRIPTION), userIdProperty],
+	properties: [chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…'), userIdProperty],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const userId = readUserId(this, itemIndex);

@@ -1,9 +1,9 @@
 /** The chat and user id fields of the Chat operations, and their readers. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { chatIdProperty as chatIdField, idProperty, requireId } from '../../helpers/params';
+import { idProperty, requireId } from '../../helpers/params';
 
-export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
+export { chatIdProperty, readChatId } from '../../helpers/params';
 
 export const USER_ID_FIELD = 'User ID';
 
@@ -15,10 +15,6 @@ export const PIN_CHAT_DESCRIPTION = 'Private chat (b0…), or a group (g0…) or
 
 /** Moderation works only where the bot is an admin. */
 export const MODERATED_CHAT_DESCRIPTION = 'Group (g0…) or channel (c0…) where the bot is an admin';
-
-export function chatIdProperty(description: string, placeholder = 'g0…'): INodeProperties {
-	return chatIdField(description, placeholder);
-}
 
 export const userIdProperty: INodeProperties = idProperty(
 	USER_ID_FIELD,

@@ -14,7 +14,7 @@ export const getChatAdministrators: RubikaOperation = {
 		'Get the owner and admins of a group or channel, one item each',
 		'getChatAdministrators',
 	),
-	properties: [undocumentedNotice('getChatAdministrators'), chatIdProperty(MODERATED_CHAT_DESCRIPTION)],
+	properties: [undocumentedNotice('getChatAdministrators'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…')],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const data = await callRubika(this, 'getChatAdministrators', { chat_id: chatId }, { itemIndex });

@@ -14,7 +14,7 @@ export const getChatMember: RubikaOperation = {
 		'Get one member of a group or channel and whether they are in it (is_member), e.g. to check that someone joined your channel',
 		'getChatMember',
 	),
-	properties: [undocumentedNotice('getChatMember'), chatIdProperty(MODERATED_CHAT_DESCRIPTION), userIdProperty],
+	properties: [undocumentedNotice('getChatMember'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…'), userIdProperty],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const userId = readUserId(this, itemIndex);

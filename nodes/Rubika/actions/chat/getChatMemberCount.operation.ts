@@ -11,7 +11,7 @@ export const getChatMemberCount: RubikaOperation = {
 	name: 'Get Member Count',
 	action: 'Get the member count of a chat',
 	description: undocumentedDescription('Get how many members a group or channel has', 'getChatMemberCount'),
-	properties: [undocumentedNotice('getChatMemberCount'), chatIdProperty(MODERATED_CHAT_DESCRIPTION)],
+	properties: [undocumentedNotice('getChatMemberCount'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…')],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const data = await callRubika(this, 'getChatMemberCount', { chat_id: chatId }, { itemIndex });

@@ -10,7 +10,7 @@ export const unbanChatMember: RubikaOperation = {
 	action: 'Unban a chat member',
 	description:
 		'Lift a ban so the user may rejoin by invite link or be added again; it does not add them back (unbanChatMember)',
-	properties: [chatIdProperty(MODERATED_CHAT_DESCRIPTION), userIdProperty],
+	properties: [chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…'), userIdProperty],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const chatId = readChatId(this, itemIndex);
 		const userId = readUserId(this, itemIndex);

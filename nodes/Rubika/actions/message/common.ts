@@ -7,17 +7,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
 import { chatKeypadProperties, inlineKeypadProperties, readChatKeypad, readInlineKeypad } from '../../helpers/keypadFields';
-import { chatIdProperty as chatIdField, idProperty, optionalIdOf, parameter, requireId } from '../../helpers/params';
+import { idProperty, optionalIdOf, parameter, requireId } from '../../helpers/params';
 
-export { CHAT_ID_FIELD, readChatId } from '../../helpers/params';
+export { chatIdProperty, readChatId } from '../../helpers/params';
 
 export const MESSAGE_ID_FIELD = 'Message ID';
 export const TEXT_FIELD = 'Text';
 export const REPLY_TO_FIELD = 'Reply To Message ID';
 
-export function chatIdProperty(description = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)'): INodeProperties {
-	return chatIdField(description, 'b0…');
-}
+/** The Chat ID description of the send operations. */
+export const SEND_TO_CHAT_DESCRIPTION = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)';
 
 export function messageIdProperty(description: string): INodeProperties {
 	return idProperty(MESSAGE_ID_FIELD, 'messageId', '1234567890123456789', description);

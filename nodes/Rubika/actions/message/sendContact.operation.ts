@@ -4,7 +4,7 @@ import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import { readString, requireString } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendContact: RubikaOperation = {
 	value: 'sendContact',
@@ -12,7 +12,7 @@ export const sendContact: RubikaOperation = {
 	action: 'Send a contact',
 	description: 'Send a contact card with a name and phone number (sendContact)',
 	properties: [
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		{
 			displayName: 'First Name',
 			name: 'firstName',

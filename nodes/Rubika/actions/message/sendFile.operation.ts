@@ -7,7 +7,7 @@ import { callRubika } from '../../../shared/transport';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 const fromBinary = { fileSource: ['binary'] };
 
@@ -18,7 +18,7 @@ export const sendFile: RubikaOperation = {
 	description:
 		'Send a photo, video, music, voice message or document, from binary data (uploaded in the same step) or by file ID (sendFile)',
 	properties: [
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		{
 			displayName: 'File Source',
 			name: 'fileSource',

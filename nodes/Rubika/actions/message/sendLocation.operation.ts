@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendLocation: RubikaOperation = {
 	value: 'sendLocation',
@@ -11,7 +11,7 @@ export const sendLocation: RubikaOperation = {
 	action: 'Send a location',
 	description: 'Send a point on the map (sendLocation)',
 	properties: [
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		{
 			displayName: 'Latitude',
 			name: 'latitude',

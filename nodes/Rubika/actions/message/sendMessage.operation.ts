@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import type { RubikaOperation } from '../types';
-import { chatIdProperty, messageTextProperties, readChatId, readMessageText, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, messageTextProperties, readChatId, readMessageText, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendMessage: RubikaOperation = {
 	value: 'sendMessage',
@@ -10,7 +10,7 @@ export const sendMessage: RubikaOperation = {
 	action: 'Send a text message',
 	description: 'Send a text message, optionally formatted and with an inline or chat keypad (sendMessage)',
 	properties: [
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		...messageTextProperties('The message. Sent exactly as written unless Formatting says otherwise.'),
 		...sendExtrasProperties(),
 	],

@@ -7,7 +7,7 @@ import { inputModeProperties } from '../../helpers/inputMode';
 import { parameter, readInteger, readSwitch, requireString, textOf } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
 import { UNDOCUMENTED_NOTE } from '../undocumented';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 const OPTIONS_FIELD = 'Poll Options';
 const OPTIONS_JSON_FIELD = 'Poll Options (JSON)';
@@ -22,7 +22,7 @@ export const sendPoll: RubikaOperation = {
 	description:
 		'Send a poll with a question and at least two answers, or a quiz with one correct answer (sendPoll)',
 	properties: [
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		{
 			displayName: 'Question',
 			name: 'question',

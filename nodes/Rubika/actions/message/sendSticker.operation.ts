@@ -4,7 +4,7 @@ import { callRubika } from '../../../shared/transport';
 import { idProperty, requireId } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
-import { chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 const STICKER_ID_FIELD = 'Sticker ID';
 
@@ -15,7 +15,7 @@ export const sendSticker: RubikaOperation = {
 	description: undocumentedDescription('Send a sticker by its ID', 'sendSticker'),
 	properties: [
 		undocumentedNotice('sendSticker'),
-		chatIdProperty(),
+		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		idProperty(
 			STICKER_ID_FIELD,
 			'stickerId',
