@@ -5,7 +5,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
-import { parseJsonKeepingBigIntegers } from '../../shared/json';
+import { parseJsonField } from '../../shared/json';
 import { inputModeProperties } from '../helpers/inputMode';
 
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
@@ -134,18 +134,8 @@ export const formDefinitionProperties: INodeProperties[] = inputModeProperties(
 export function parseFormFields(defineForm: string, builderValues: unknown, json: unknown): FormField[] {
 	let raw: unknown = builderValues;
 	if (defineForm === 'json') {
-		raw = json;
-		if (typeof json === 'string') {
-			if (json.trim() === '') throw new InputError(FORM_FIELDS_FIELD, 'is empty; give a list of fields');
-			let problem: string | undefined;
-			try {
-				raw = parseJsonKeepingBigIntegers(json);
-			} catch (error) {
-				problem = (error as Error).message;
-			}
-			// Thrown outside the catch: this is the user's input, not a failed request.
-			if (problem !== undefined) throw new InputError(FORM_FIELDS_FIELD, `is not valid JSON: ${problem}`);
-		}
+		raw = parseJsonField(json, FORM_FIELDS_FIELD);
+		if (raw === undefined && typeof json === 'string') throw new InputError(FORM_FIELDS_FIELD, 'is empty; give a list of fields');
 	}
 	if (!Array.isArray(raw) || raw.length === 0) {
 		throw new InputError(FORM_FIELDS_FIELD, 'needs at least one field');

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
-import { parseJsonKeepingBigIntegers } from '../../../shared/json';
+import { parseJsonField } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
 import { inputModeProperties } from '../../helpers/inputMode';
 import { parameter, readInteger, readSwitch, requireString, textOf } from '../../helpers/params';
@@ -191,16 +191,9 @@ function listOptions(value: { option?: Array<{ text?: unknown }> }): string[] {
 
 /** A JSON list, or the list an expression produced; numbers are accepted as answers ("1", "2"). */
 export function parsePollOptionsJson(input: unknown): string[] {
-	let value = input;
-	if (typeof value === 'string') {
-		if (value.trim() === '') throw new InputError(OPTIONS_JSON_FIELD, 'is empty; enter a list such as ["Yes", "No"]');
-		let problem: string | undefined;
-		try {
-			value = parseJsonKeepingBigIntegers(value);
-		} catch (error) {
-			problem = (error as Error).message;
-		}
-		if (problem !== undefined) throw new InputError(OPTIONS_JSON_FIELD, `is not valid JSON: ${problem}`);
+	const value = parseJsonField(input, OPTIONS_JSON_FIELD);
+	if (value === undefined && typeof input === 'string') {
+		throw new InputError(OPTIONS_JSON_FIELD, 'is empty; enter a list such as ["Yes", "No"]');
 	}
 	if (!Array.isArray(value)) {
 		throw new InputError(OPTIONS_JSON_FIELD, 'must be a list of answers such as ["Yes", "No"]');
