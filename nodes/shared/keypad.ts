@@ -12,7 +12,7 @@ import type { Button, ButtonLink, Keypad, KeypadRow } from './types';
 
 export type KeypadKind = 'inline' | 'chat';
 
-/** One button as the builder UI stores it (see `inlineKeypadProperties` in helpers/sendOptions.ts). */
+/** One button as the builder UI stores it (see `keypadBuilderProperty` in nodes/Rubika/helpers/keypadRows.ts). */
 export interface BuilderButton {
 	/** Empty → generated as `r<row>b<column>`, counted from 1. */
 	id?: string | number;
