@@ -11,7 +11,7 @@
 //   const server = await n8n.startN8n(ctx);                       // `n8n start`, waits for readiness
 //   const session = await n8n.setupOwner(ctx);                    // owner + login cookie
 //   const apiKey = await n8n.createApiKey(ctx, session);
-//   const executions = await n8n.listExecutions(ctx, apiKey, { workflowId: 'wf1', includeData: true });
+//   const execution = await n8n.getExecution(ctx, apiKey, executionId);
 //   await server.stop();
 //
 // Everything here is plain Node (no build step) so it also serves `npm start`.
@@ -537,32 +537,8 @@ export async function publicApi(ctx, apiKey, urlPath, { method = 'GET', body } =
 	return text ? JSON.parse(text) : undefined;
 }
 
-/** Lists executions (newest first): { workflowId, status, includeData, limit }. */
-export async function listExecutions(ctx, apiKey, { workflowId, status, includeData = false, limit = 20 } = {}) {
-	const q = new URLSearchParams();
-	if (workflowId) q.set('workflowId', workflowId);
-	if (status) q.set('status', status);
-	if (includeData) q.set('includeData', 'true');
-	q.set('limit', String(limit));
-	const res = await publicApi(ctx, apiKey, `/executions?${q}`);
-	return res.data;
-}
-
 export async function getExecution(ctx, apiKey, id, { includeData = true } = {}) {
 	return await publicApi(ctx, apiKey, `/executions/${id}?includeData=${includeData}`);
-}
-
-/** Polls until `count` executions of the workflow exist (and are finished); returns them. */
-export async function waitForExecutions(ctx, apiKey, workflowId, { count = 1, timeoutMs = 60_000, includeData = true } = {}) {
-	const deadline = Date.now() + timeoutMs;
-	let last = [];
-	while (Date.now() < deadline) {
-		last = await listExecutions(ctx, apiKey, { workflowId, includeData, limit: Math.max(count, 20) });
-		const done = last.filter((e) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status)));
-		if (done.length >= count) return done;
-		await sleep(500);
-	}
-	throw new Error(`Only ${last.length} execution(s) of ${workflowId} after ${timeoutMs} ms`);
 }
 
 /**

@@ -19,8 +19,7 @@ import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';
 import { linearWorkflow, node, rubika } from './workflow-builder.mjs';
 import { ensureServerPackages, startPostgres, startRedis } from './services.mjs';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+import { listExecutions, waitForExecutionList } from './world.mjs';
 
 /** n8n's Webhook node, answering at once: how the tests start a production execution on a worker. */
 export const startWebhook = (webhookPath) =>
@@ -193,28 +192,10 @@ export async function createQueueWorld({ pack, workflows = () => [], workers = 2
 		activate: (id) => world.publicApi(`/workflows/${id}/activate`, { method: 'POST' }),
 		deactivate: (id) => world.publicApi(`/workflows/${id}/deactivate`, { method: 'POST' }),
 		/** Every execution of the workflow (all pages), with data unless `includeData` is false, oldest first. */
-		async executions(workflowId, { includeData = true } = {}) {
-			const all = [];
-			let cursor;
-			do {
-				const q = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250', ...(cursor ? { cursor } : {}) });
-				const page = await world.publicApi(`/executions?${q}`);
-				all.push(...page.data);
-				cursor = page.nextCursor;
-			} while (cursor);
-			return all.sort((a, b) => Number(a.id) - Number(b.id));
-		},
-		/** Waits until `predicate(executions)` holds (default 60 s); returns the executions. */
-		async waitForExecutions(workflowId, predicate, { timeoutMs = 60_000, includeData = true } = {}) {
-			const deadline = Date.now() + timeoutMs;
-			let list = [];
-			while (Date.now() < deadline) {
-				list = await world.executions(workflowId, { includeData });
-				if (predicate(list)) return list;
-				await sleep(500);
-			}
-			return list;
-		},
+		executions: (workflowId, { includeData = true } = {}) => listExecutions(world.publicApi, workflowId, { includeData }),
+		/** Waits until `predicate(executions)` holds (default 60 s); returns the executions (the last read on timeout). */
+		waitForExecutions: (workflowId, predicate, { timeoutMs = 60_000, includeData = true } = {}) =>
+			waitForExecutionList(world.publicApi, workflowId, predicate, { timeoutMs, includeData }),
 		/** Waits until a production webhook path answers on a process (registered after activation). */
 		async waitForWebhook(name, webhookPath, opts) {
 			return n8n.waitForWebhook(processes.get(name).ctx, webhookPath, opts);

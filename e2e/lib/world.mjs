@@ -224,24 +224,23 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		async deactivate(id) {
 			return world.publicApi(`/workflows/${id}/deactivate`, { method: 'POST' });
 		},
-		/** Finished executions of a workflow, newest first, with their data. */
-		async executions(workflowId, { limit = 100 } = {}) {
-			const list = await n8n.listExecutions(ctx, await world.apiKey(), { workflowId, includeData: true, limit });
-			return list.filter(isFinished);
+		/** Finished executions of a workflow (all pages), newest first, with their data. */
+		async executions(workflowId) {
+			return (await listExecutions(world.publicApi, workflowId)).filter(isFinished).reverse();
 		},
 		/**
 		 * Waits until `count` finished executions of the workflow exist that `filter` accepts (default: all),
 		 * returns them oldest first.
 		 */
 		async waitForExecutions(workflowId, { count = 1, timeoutMs = 60_000, filter = () => true } = {}) {
-			const deadline = Date.now() + timeoutMs;
-			let seen = [];
-			while (Date.now() < deadline) {
-				seen = (await world.executions(workflowId)).filter(filter);
-				if (seen.length >= count) return seen.reverse();
-				await sleep(400);
-			}
-			throw new Error(`${seen.length} of ${count} execution(s) of ${workflowId} after ${timeoutMs} ms`);
+			const accepted = (list) => list.filter(isFinished).filter(filter);
+			const list = await waitForExecutionList(world.publicApi, workflowId, (all) => accepted(all).length >= count, {
+				timeoutMs,
+				onTimeout: (all) => {
+					throw new Error(`${accepted(all).length} of ${count} execution(s) of ${workflowId} after ${timeoutMs} ms`);
+				},
+			});
+			return accepted(list);
 		},
 		/** Waits until n8n answers the production webhook path (registered after activation). */
 		async waitForWebhook(webhookPath, opts) {
@@ -269,6 +268,37 @@ async function distinctPort(taken) {
 /** Whether an execution from the public API has ended (whatever its status). */
 export function isFinished(e) {
 	return e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
+}
+
+/**
+ * Every execution of a workflow, from n8n's public API (`publicApi(urlPath)`), all pages, oldest first (by
+ * id), finished or not; with their data unless `includeData` is false. The one way the e2e worlds read them.
+ */
+export async function listExecutions(publicApi, workflowId, { includeData = true } = {}) {
+	const all = [];
+	let cursor;
+	do {
+		const q = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250', ...(cursor ? { cursor } : {}) });
+		const page = await publicApi(`/executions?${q}`);
+		all.push(...page.data);
+		cursor = page.nextCursor;
+	} while (cursor);
+	return all.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * Reads listExecutions until `until(list)` holds, and returns that list. After `timeoutMs`, `onTimeout(list)`
+ * decides with the last list read (default: return it).
+ */
+export async function waitForExecutionList(publicApi, workflowId, until, { timeoutMs = 60_000, includeData = true, onTimeout = (list) => list } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let list = [];
+	while (Date.now() < deadline) {
+		list = await listExecutions(publicApi, workflowId, { includeData });
+		if (until(list)) return list;
+		await sleep(400);
+	}
+	return onTimeout(list);
 }
 
 /** The items a node emitted in an execution from the public API (first run, output 0 unless told). */
