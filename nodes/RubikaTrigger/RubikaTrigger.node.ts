@@ -5,6 +5,7 @@
 import type { INodeTypeBaseDescription } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 
+import { RUBIKA_ICON } from '../shared/descriptions';
 import { RubikaTriggerV1 } from './RubikaTriggerV1';
 import { RubikaTriggerV2 } from './RubikaTriggerV2';
 
@@ -12,7 +13,7 @@ import { RubikaTriggerV2 } from './RubikaTriggerV2';
 const baseDescription: INodeTypeBaseDescription = {
 	displayName: 'Rubika Trigger',
 	name: 'rubikaTrigger',
-	icon: { light: 'file:../../icons/rubika.svg', dark: 'file:../../icons/rubika.dark.svg' },
+	icon: RUBIKA_ICON,
 	group: ['trigger'],
 	description:
 		'Starts the workflow within about a second when your Rubika bot receives a message or another update. No public URL needed.',

@@ -4,6 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
 
@@ -72,13 +73,6 @@ export function triggerProperties(notice: string, options: INodeProperties[]): I
 		updateTypesProperty,
 		firstActivationProperty,
 		updateFiltersProperty,
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [downloadFilesOption(), onRejectedPositionOption, ...options, pageSizeOption, binaryPropertyNameOption],
-		},
+		optionsCollection([downloadFilesOption(), onRejectedPositionOption, ...options, pageSizeOption, binaryPropertyNameOption]),
 	];
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
 import { callRubika } from '../../../shared/transport';
 import { optionalId, readInteger } from '../../helpers/params';
 import type { RubikaOperation } from '../types';
@@ -47,31 +48,24 @@ export const getUpdates: RubikaOperation = {
 			description: 'Max number of results to return',
 			displayOptions: { show: { returnAll: [false] } },
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			options: [
-				{
-					displayName: 'Output Cursor When Empty',
-					name: 'outputCursorWhenEmpty',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to output one item holding only _next_offset_id when there are no updates, so the workflow can still store where to continue',
-				},
-				{
-					displayName: 'Page Size',
-					name: 'pageSize',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 1000 },
-					default: DEFAULT_PAGE_SIZE,
-					description: 'How many updates to ask Rubika for per request',
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'Output Cursor When Empty',
+				name: 'outputCursorWhenEmpty',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output one item holding only _next_offset_id when there are no updates, so the workflow can still store where to continue',
+			},
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				default: DEFAULT_PAGE_SIZE,
+				description: 'How many updates to ask Rubika for per request',
+			},
+		]),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number) {
 		const startOffset = optionalId(this, 'offsetId', itemIndex, 'Offset ID');

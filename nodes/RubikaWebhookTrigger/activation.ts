@@ -1,0 +1,91 @@
+/**
+ * What activating and deactivating the trigger (and listening for a test event) does with Rubika: n8n's
+ * checkExists, create and delete for the `default` webhook. The record of what was registered is
+ * registration.ts; the secret in the address is secret.ts.
+ */
+import type { IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { callRubika } from '../shared/transport';
+import type { UpdateEndpointType } from '../shared/types';
+import { UPDATE_ENDPOINT_TYPES } from '../shared/types';
+import {
+	botToken,
+	readDownloadOptions,
+	readEndpoints,
+	readFilters,
+	readSecretLocation,
+	webhookKey,
+} from './parameters';
+import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
+import { deriveSecret, hideSecret, registeredUrl } from './secret';
+
+/** True when this node already registered this exact URL (same n8n address, bot and endpoints). */
+export async function isRegistered(context: IHookFunctions): Promise<boolean> {
+	const { url, endpoints } = await registrationTarget(context);
+	return registrationMatches(readRegistration(context.getWorkflowStaticData('node')), url, endpoints);
+}
+
+/** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
+export async function register(context: IHookFunctions): Promise<boolean> {
+	const { url, endpoints, secret } = await registrationTarget(context);
+	readFilters(context, endpoints);
+	readDownloadOptions(context);
+	const staticData = context.getWorkflowStaticData('node');
+	// A half-done registration must not look complete to checkExists.
+	forgetRegistration(staticData);
+	for (const type of endpoints) {
+		const answer = await callRubika(context, 'updateBotEndpoints', { url, type });
+		const status = String(answer?.status ?? '');
+		if (status !== 'Done') throw refusal(context, type, status, hideSecret(url, secret));
+	}
+	saveRegistration(staticData, url, endpoints);
+	return true;
+}
+
+/**
+ * Forgets the registration. Rubika has no call to remove an endpoint, so the bot keeps posting to this URL
+ * until something else registers; n8n answers those posts with 404 once inactive.
+ */
+export async function unregister(context: IHookFunctions): Promise<boolean> {
+	forgetRegistration(context.getWorkflowStaticData('node'));
+	return true;
+}
+
+/** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */
+async function registrationTarget(
+	context: IHookFunctions,
+): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string }> {
+	const endpoints = readEndpoints(context);
+	if (endpoints.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Endpoints: choose at least one endpoint to register', {
+			description: `Known endpoints: ${UPDATE_ENDPOINT_TYPES.join(', ')}`,
+		});
+	}
+	const webhookUrl = context.getNodeWebhookUrl('default');
+	if (!webhookUrl) {
+		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
+	}
+	const location = readSecretLocation(context);
+	const secret = location === 'off' ? '' : deriveSecret(await botToken(context), webhookKey(context));
+	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
+}
+
+/** What a person sees when Rubika does not answer `Done`; `shown` is the URL with its secret hidden. */
+function refusal(context: IHookFunctions, type: string, status: string, shown: string): NodeOperationError {
+	if (status === 'InvalidUrl') {
+		return new NodeOperationError(
+			context.getNode(),
+			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
+			{
+				description:
+					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or use the Rubika Trigger (polling) node, which works on a local n8n without any public address.',
+			},
+		);
+	}
+	return new NodeOperationError(
+		context.getNode(),
+		`Rubika did not register the webhook URL for ${type}: it answered "${status || 'nothing'}" instead of "Done"`,
+		{ description: `URL: ${shown}` },
+	);
+}

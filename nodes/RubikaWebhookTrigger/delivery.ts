@@ -1,0 +1,80 @@
+/**
+ * Handling one delivery from Rubika: the secret checked, the body read, filtered and de-duplicated, the
+ * sender answered, and the item handed to the workflow (with its file, when asked).
+ */
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { fileToDownload, withDownloadedFile } from '../shared/downloads';
+import { matchesFilters } from '../shared/updates/filters';
+import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
+import { deliveryToItem, readDeliveryBody } from './deliveryItem';
+import {
+	botToken,
+	readDownloadOptions,
+	readEndpoints,
+	readFilters,
+	readSecretLocation,
+	tapRepeatWindowMs,
+	webhookKey,
+} from './parameters';
+import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, secretsMatch } from './secret';
+
+/** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
+const OK_ANSWER: IDataObject = { status: 'OK' };
+
+/** The node's `webhook()`: every route of the trigger ends here. */
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const token = await botToken(context);
+	const location = readSecretLocation(context);
+	if (location !== 'off') {
+		const expected = deriveSecret(token, webhookKey(context));
+		const presented =
+			location === 'path' ? pathSecret(context.getParamsData()) : presentedSecret(context.getQueryData());
+		if (!secretsMatch(presented, expected)) {
+			// Rubika sends the secret on every delivery; without it, this is someone else.
+			answerNow(context, 403, { status: 'FORBIDDEN', message: 'Missing or wrong secret' });
+			return { noWebhookResponse: true };
+		}
+	}
+
+	const body = readDeliveryBody(context);
+	const item = deliveryToItem(body);
+	if (item === undefined) {
+		// Not JSON at all. Answer OK anyway: an error would make Rubika pause deliveries (facts §4).
+		context.logger.warn('Rubika webhook: ignored a delivery whose body is not a JSON object');
+		return { webhookResponse: OK_ANSWER };
+	}
+
+	const wanted = matchesFilters(item, readFilters(context, readEndpoints(context)));
+	const download = readDownloadOptions(context);
+	const repeated = isRepeatedDelivery(context, item, wanted, tapRepeatWindowMs(context), Date.now());
+	if (!wanted || repeated) return { webhookResponse: OK_ANSWER };
+	takeBackIfNotHandled(context, item);
+
+	if (fileToDownload(item, download) === undefined) {
+		const output: INodeExecutionData = { json: item };
+		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
+	}
+	// Rubika's delivery timeout is unknown and a late answer may pause the bot's deliveries (facts §4), so
+	// the answer does not wait for the file. Every failure then ends up on the item: the sender has its OK
+	// and no reason to deliver the event again, so failing here would lose the message.
+	answerNow(context, 200, OK_ANSWER);
+	const output = await withDownloadedFile(context, item, download, 'every');
+	return { noWebhookResponse: true, workflowData: [[output]] };
+}
+
+/** The secret a delivery presents in its path (n8n's route parameter), if any. */
+function pathSecret(params: unknown): string | undefined {
+	const value = (params as Record<string, unknown> | undefined)?.[SECRET_PATH_PARAMETER];
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Answers the sender now, with a JSON body, instead of leaving it to n8n (the webhook then returns
+ * `noWebhookResponse`).
+ */
+function answerNow(context: IWebhookFunctions, status: number, body: IDataObject): void {
+	const response = context.getResponseObject();
+	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	response.end(JSON.stringify(body));
+}
