@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { RUBIKA_ICON } from '../shared/descriptions';
 import { setCallDefaults } from '../shared/transport';
 import { RESOURCES, findOperation } from './actions';
 import { runForEachItem } from './runner';
@@ -115,7 +116,7 @@ export class Rubika implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Rubika',
 		name: 'rubika',
-		icon: { light: 'file:../../icons/rubika.svg', dark: 'file:../../icons/rubika.dark.svg' },
+		icon: RUBIKA_ICON,
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { NodeApiError } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
 import { InputError, isRefusal } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import type { Keypad, MetadataPart } from '../../../shared/types';
@@ -103,74 +104,67 @@ const properties: INodeProperties[] = [
 			},
 		],
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Answer Page Text',
-				name: 'answerDescription',
-				type: 'string',
-				default: 'You can close this page now.',
-				description: 'Shown under the title once the answer was received',
-			},
-			{
-				displayName: 'Answer Page Title',
-				name: 'answerTitle',
-				type: 'string',
-				default: 'Thank you, your answer was received',
-				description: 'Title of the page the person sees once the answer was received',
-			},
-			{
-				displayName: 'Form Button Label',
-				name: 'formButtonLabel',
-				type: 'string',
-				default: 'Submit',
-				description: 'Label of the form\'s submit button (Free Text, Custom Form)',
-			},
-			{
-				displayName: 'Form Description',
-				name: 'formDescription',
-				type: 'string',
-				default: '',
-				description: 'Text shown above the form (Free Text, Custom Form)',
-			},
-			{
-				displayName: 'Form Title',
-				name: 'formTitle',
-				type: 'string',
-				default: 'Your answer',
-				description: 'Title of the form page (Free Text, Custom Form)',
-			},
-			limitWaitTimeOption,
-			{
-				displayName: 'Links As',
-				name: 'linksAs',
-				type: 'options',
-				default: 'buttonsOrText',
-				options: [
-					{
-						name: 'Buttons, or Text Links if Rubika Refuses Buttons',
-						value: 'buttonsOrText',
-						description: 'Link buttons under the message; if Rubika answers INVALID_INPUT, the message is sent again with the links in its text',
-					},
-					{ name: 'Buttons', value: 'buttons', description: 'Link buttons in an inline keypad under the message' },
-					{ name: 'Text Links', value: 'text', description: 'The links as linked lines at the end of the message text' },
-				],
-				description: 'How the links to answer with are shown. Link buttons are documented only by one of Rubika\'s client libraries.',
-			},
-			{
-				displayName: 'Respond Button Label',
-				name: 'messageButtonLabel',
-				type: 'string',
-				default: 'Respond',
-				description: 'Text of the link that opens the form (Free Text, Custom Form)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Answer Page Text',
+			name: 'answerDescription',
+			type: 'string',
+			default: 'You can close this page now.',
+			description: 'Shown under the title once the answer was received',
+		},
+		{
+			displayName: 'Answer Page Title',
+			name: 'answerTitle',
+			type: 'string',
+			default: 'Thank you, your answer was received',
+			description: 'Title of the page the person sees once the answer was received',
+		},
+		{
+			displayName: 'Form Button Label',
+			name: 'formButtonLabel',
+			type: 'string',
+			default: 'Submit',
+			description: 'Label of the form\'s submit button (Free Text, Custom Form)',
+		},
+		{
+			displayName: 'Form Description',
+			name: 'formDescription',
+			type: 'string',
+			default: '',
+			description: 'Text shown above the form (Free Text, Custom Form)',
+		},
+		{
+			displayName: 'Form Title',
+			name: 'formTitle',
+			type: 'string',
+			default: 'Your answer',
+			description: 'Title of the form page (Free Text, Custom Form)',
+		},
+		limitWaitTimeOption,
+		{
+			displayName: 'Links As',
+			name: 'linksAs',
+			type: 'options',
+			default: 'buttonsOrText',
+			options: [
+				{
+					name: 'Buttons, or Text Links if Rubika Refuses Buttons',
+					value: 'buttonsOrText',
+					description: 'Link buttons under the message; if Rubika answers INVALID_INPUT, the message is sent again with the links in its text',
+				},
+				{ name: 'Buttons', value: 'buttons', description: 'Link buttons in an inline keypad under the message' },
+				{ name: 'Text Links', value: 'text', description: 'The links as linked lines at the end of the message text' },
+			],
+			description: 'How the links to answer with are shown. Link buttons are documented only by one of Rubika\'s client libraries.',
+		},
+		{
+			displayName: 'Respond Button Label',
+			name: 'messageButtonLabel',
+			type: 'string',
+			default: 'Respond',
+			description: 'Text of the link that opens the form (Free Text, Custom Form)',
+		},
+	]),
 	sendOptionsProperty('send', { skipAlreadySent: false }),
 ];
 
