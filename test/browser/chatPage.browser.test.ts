@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 
 import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser, saveScreenshot } from './browser';
 
@@ -95,12 +96,10 @@ async function openChat(browser: TestBrowser, sandbox: RubikaSandbox, userId: st
 }
 
 describeInBrowser('the chat page in Chromium', () => {
-	let sandbox: RubikaSandbox;
 	let browser: TestBrowser;
 
 	beforeAll(async () => {
 		if (!chromium.path) throw new Error(`no browser: ${chromium.reason}`);
-		sandbox = await startSandbox();
 		browser = await openBrowser({
 			executablePath: chromium.path as string,
 			// The event stream is cut when a page closes or the sandbox stops; that is no page error.
@@ -109,25 +108,25 @@ describeInBrowser('the chat page in Chromium', () => {
 	});
 	afterAll(async () => {
 		await browser?.close();
-		await sandbox?.close();
 	});
-	beforeEach(() => sandbox.reset());
+	// After the hooks above: its afterAll closes the sandbox once the browser is closed.
+	const t = useSandbox();
 
 	test('Sara sends /start, the bot answers with an inline keypad, her taps reach the bot', async () => {
 		const inlineBot = await startInlineBot(async (inline) => {
 			const choice = inline.aux_data.button_id === 'yes' ? 'Yes' : 'No';
-			await bot(sandbox, 'editMessageText', { chat_id: inline.chat_id, message_id: inline.message_id, text: `Do you like the sandbox? You said: ${choice}` });
-			await bot(sandbox, 'sendMessage', { chat_id: inline.chat_id, text: `Thanks, ${choice} it is!`, reply_to_message_id: inline.message_id });
+			await bot(t.sandbox, 'editMessageText', { chat_id: inline.chat_id, message_id: inline.message_id, text: `Do you like the sandbox? You said: ${choice}` });
+			await bot(t.sandbox, 'sendMessage', { chat_id: inline.chat_id, text: `Thanks, ${choice} it is!`, reply_to_message_id: inline.message_id });
 		});
 		try {
-			await bot(sandbox, 'updateBotEndpoints', { url: inlineBot.url, type: 'ReceiveInlineMessage' });
-			await bot(sandbox, 'setCommands', {
+			await bot(t.sandbox, 'updateBotEndpoints', { url: inlineBot.url, type: 'ReceiveInlineMessage' });
+			await bot(t.sandbox, 'setCommands', {
 				bot_commands: [
 					{ command: 'start', description: 'Start over' },
 					{ command: 'help', description: 'What I can do' },
 				],
 			});
-			const page = await openChat(browser, sandbox, sara.user_id, sara.chat_id);
+			const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
 			await page.locator('#chat-title', { hasText: 'Sandbox Demo Bot' }).waitFor();
 
 			// Typing "/" suggests the bot's commands; Enter sends the highlighted one.
@@ -137,12 +136,12 @@ describeInBrowser('the chat page in Chromium', () => {
 			await suggestions.getByRole('option', { name: /\/start/ }).waitFor();
 			expect(await suggestions.getByRole('option').count()).toBe(1);
 			await input.press('Enter');
-			const start = await eventually(() => sandbox.messages(sara.chat_id).find((message) => message.text === '/start'), 'the /start message');
+			const start = await eventually(() => t.sandbox.messages(sara.chat_id).find((message) => message.text === '/start'), 'the /start message');
 			expect(start).toMatchObject({ sender_type: 'User', sender_id: sara.user_id });
 			await page.locator('.message.outgoing', { hasText: '/start' }).waitFor();
 
 			// The bot replies with formatting, an inline keypad and a one-time chat keypad.
-			const { message_id } = await bot(sandbox, 'sendMessage', {
+			const { message_id } = await bot(t.sandbox, 'sendMessage', {
 				chat_id: sara.chat_id,
 				text: 'Do you like the sandbox?',
 				metadata: { meta_data_parts: [{ type: 'Bold', from_index: 12, length: 11 }] },
@@ -168,8 +167,8 @@ describeInBrowser('the chat page in Chromium', () => {
 				message_id,
 				chat_id: sara.chat_id,
 			});
-			await sandbox.deliveriesSettled();
-			expect(sandbox.deliveries).toEqual([
+			await t.sandbox.deliveriesSettled();
+			expect(t.sandbox.deliveries).toEqual([
 				expect.objectContaining({ kind: 'inline_message', endpointType: 'ReceiveInlineMessage', delivered: true, httpStatus: 200 }),
 			]);
 			// The bot's follow-up (an edit and a reply) appears live.
@@ -181,9 +180,9 @@ describeInBrowser('the chat page in Chromium', () => {
 			// A chat keypad tap is a new message with aux_data.button_id; a one-time keypad goes away.
 			const keypadArea = page.getByRole('group', { name: 'Chat keypad' });
 			await keypadArea.getByRole('button', { name: '📋 Menu' }).click();
-			const tap = await eventually(() => sandbox.messages(sara.chat_id).find((message) => message.aux_data?.button_id === 'menu'), 'the keypad message');
+			const tap = await eventually(() => t.sandbox.messages(sara.chat_id).find((message) => message.aux_data?.button_id === 'menu'), 'the keypad message');
 			expect(tap).toMatchObject({ sender_type: 'User', sender_id: sara.user_id, text: '📋 Menu', aux_data: { start_id: null, button_id: 'menu' } });
-			expect(sandbox.chatKeypad(sara.chat_id)).toBeNull();
+			expect(t.sandbox.chatKeypad(sara.chat_id)).toBeNull();
 			await keypadArea.waitFor({ state: 'hidden' });
 			await page.locator('.message.outgoing', { hasText: '📋 Menu' }).locator('.aux', { hasText: 'button: menu' }).waitFor();
 
@@ -195,11 +194,11 @@ describeInBrowser('the chat page in Chromium', () => {
 	});
 
 	test('Sara replies, edits and deletes her messages; stop and start reach the bot', async () => {
-		const page = await openChat(browser, sandbox, sara.user_id, sara.chat_id);
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
 		const input = page.getByRole('textbox', { name: 'Message' });
 		await input.fill('Hello there');
 		await page.getByRole('button', { name: 'Send', exact: true }).click();
-		const first = await eventually(() => sandbox.lastMessage(sara.chat_id), 'the message');
+		const first = await eventually(() => t.sandbox.lastMessage(sara.chat_id), 'the message');
 		expect(first.text).toBe('Hello there');
 		const item = page.locator(`#message-${first.message_id}`);
 
@@ -207,31 +206,31 @@ describeInBrowser('the chat page in Chromium', () => {
 		await page.locator('#draft-context', { hasText: 'Reply to Sara Karimi' }).waitFor();
 		await input.fill('A reply');
 		await input.press('Enter');
-		const reply = await eventually(() => sandbox.messages(sara.chat_id).find((message) => message.text === 'A reply'), 'the reply');
+		const reply = await eventually(() => t.sandbox.messages(sara.chat_id).find((message) => message.text === 'A reply'), 'the reply');
 		expect(reply.reply_to_message_id).toBe(first.message_id);
 
 		await item.getByRole('button', { name: 'Edit' }).click();
 		await input.fill('Hello there, edited');
 		await input.press('Enter');
 		await item.locator('.edited').waitFor();
-		expect(sandbox.message(sara.chat_id, first.message_id)).toMatchObject({ text: 'Hello there, edited', is_edited: true });
+		expect(t.sandbox.message(sara.chat_id, first.message_id)).toMatchObject({ text: 'Hello there, edited', is_edited: true });
 
 		await item.getByRole('button', { name: 'Delete' }).click();
 		await item.waitFor({ state: 'detached' });
-		expect(sandbox.message(sara.chat_id, first.message_id)).toBeUndefined();
+		expect(t.sandbox.message(sara.chat_id, first.message_id)).toBeUndefined();
 
 		await page.getByRole('button', { name: 'Stop bot' }).click();
 		await page.locator('#notice', { hasText: 'You stopped this bot' }).waitFor();
 		await page.getByRole('button', { name: 'Restart bot' }).click();
 		await page.locator('#notice').waitFor({ state: 'hidden' });
-		const types = sandbox.updates().map((update) => update.type);
+		const types = t.sandbox.updates().map((update) => update.type);
 		expect(types).toEqual(['NewMessage', 'NewMessage', 'UpdatedMessage', 'RemovedMessage', 'StoppedBot', 'StartedBot', 'NewMessage']);
 
 		// A polling bot has no ReceiveInlineMessage endpoint: the tap is logged as undelivered, and the page says so.
-		const { message_id } = await bot(sandbox, 'sendMessage', { chat_id: sara.chat_id, text: 'Rate us', inline_keypad: keypad([['five', '⭐️⭐️⭐️⭐️⭐️']]) });
+		const { message_id } = await bot(t.sandbox, 'sendMessage', { chat_id: sara.chat_id, text: 'Rate us', inline_keypad: keypad([['five', '⭐️⭐️⭐️⭐️⭐️']]) });
 		await page.locator(`#message-${message_id}`).getByRole('button', { name: '⭐️⭐️⭐️⭐️⭐️' }).click();
 		await page.locator('#toast', { hasText: 'was not delivered: the bot has no ReceiveInlineMessage endpoint' }).waitFor();
-		expect(sandbox.deliveries).toEqual([
+		expect(t.sandbox.deliveries).toEqual([
 			expect.objectContaining({ kind: 'inline_message', url: null, delivered: false, body: { inline_message: expect.objectContaining({ message_id, aux_data: { start_id: null, button_id: 'five' } }) } }),
 		]);
 		expect(browser.errors(page)).toEqual([]);
@@ -239,9 +238,9 @@ describeInBrowser('the chat page in Chromium', () => {
 	});
 
 	test('a banned user cannot post and is told why; a channel subscriber cannot post', async () => {
-		const page = await openChat(browser, sandbox, ali.user_id, DEMO_GROUP_ID);
+		const page = await openChat(browser, t.sandbox, ali.user_id, DEMO_GROUP_ID);
 		await page.getByRole('textbox', { name: 'Message' }).waitFor();
-		await bot(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
+		await bot(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
 		const notice = page.locator('#notice');
 		await notice.locator('text=You are banned from Sandbox Group.').waitFor();
 		await notice.locator('text=Banned by Sandbox Demo Bot (banChatMember)').waitFor();
@@ -255,18 +254,18 @@ describeInBrowser('the chat page in Chromium', () => {
 	});
 
 	test('the pinned bar shows the most recent pin and how many there are; quiz and poll cards say what they are', async () => {
-		const page = await openChat(browser, sandbox, reza.user_id, DEMO_GROUP_ID);
+		const page = await openChat(browser, t.sandbox, reza.user_id, DEMO_GROUP_ID);
 		const bar = page.locator('#pinned-bar');
 		expect(await bar.isVisible()).toBe(false);
 
-		const { message_id: rules } = await bot(sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'قوانین گروه: با احترام باشید' });
-		await bot(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
+		const { message_id: rules } = await bot(t.sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'قوانین گروه: با احترام باشید' });
+		await bot(t.sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
 		await bar.locator('#pinned-preview', { hasText: 'قوانین گروه' }).waitFor();
 		expect(await bar.locator('#pinned-count').textContent()).toBe('· 1 pinned');
 		expect(await bar.locator('#pinned-preview').getAttribute('dir')).toBe('auto');
 		expect(await bar.locator('#pinned-preview').evaluate(direction)).toBe('rtl');
 
-		const { message_id: quiz } = await bot(sandbox, 'sendPoll', {
+		const { message_id: quiz } = await bot(t.sandbox, 'sendPoll', {
 			chat_id: DEMO_GROUP_ID,
 			question: 'Capital of Iran?',
 			options: ['Tabriz', 'Tehran', 'Shiraz'],
@@ -275,7 +274,7 @@ describeInBrowser('the chat page in Chromium', () => {
 			explanation: 'Tehran has been the capital since 1786.',
 			is_anonymous: false,
 		});
-		await bot(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: quiz });
+		await bot(t.sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: quiz });
 		await bar.locator('#pinned-preview', { hasText: '📊 Quiz: Capital of Iran?' }).waitFor();
 		expect(await bar.locator('#pinned-count').textContent()).toBe('· 2 pinned');
 
@@ -286,36 +285,36 @@ describeInBrowser('the chat page in Chromium', () => {
 		expect(await card.locator('.poll-explanation').textContent()).toContain('Tehran has been the capital since 1786.');
 		expect(await card.locator('.poll-status').textContent()).toBe('Quiz · Public · 0 votes');
 
-		await bot(sandbox, 'sendPoll', { chat_id: DEMO_GROUP_ID, question: 'Lunch?', options: ['Kebab', 'Ash'], allows_multiple_answers: true, is_anonymous: true });
+		await bot(t.sandbox, 'sendPoll', { chat_id: DEMO_GROUP_ID, question: 'Lunch?', options: ['Kebab', 'Ash'], allows_multiple_answers: true, is_anonymous: true });
 		const poll = page.locator('.poll', { hasText: 'Lunch?' });
 		await poll.waitFor();
 		expect(await poll.locator('.poll-status').textContent()).toBe('Poll · Anonymous · Multiple answers · 0 votes');
 		expect(await poll.locator('.poll-kind').count()).toBe(0);
 
 		// Unpinning the quiz brings the rules back; a click on the bar shows the pinned message.
-		await bot(sandbox, 'unpinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: '' });
+		await bot(t.sandbox, 'unpinChatMessage', { chat_id: DEMO_GROUP_ID, message_id: '' });
 		await bar.locator('#pinned-preview', { hasText: 'قوانین گروه' }).waitFor();
 		expect(await bar.locator('#pinned-count').textContent()).toBe('· 1 pinned');
 		await bar.click();
 		await page.locator(`#message-${rules}.flash`).waitFor();
-		await bot(sandbox, 'deleteMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
+		await bot(t.sandbox, 'deleteMessage', { chat_id: DEMO_GROUP_ID, message_id: rules });
 		await bar.waitFor({ state: 'hidden' });
 		expect(browser.errors(page)).toEqual([]);
 		await page.close();
 	});
 
 	test('renders what bots send, also in a narrow window; screenshot for the docs', async () => {
-		await bot(sandbox, 'setCommands', {
+		await bot(t.sandbox, 'setCommands', {
 			bot_commands: [
 				{ command: 'start', description: 'Start over' },
 				{ command: 'menu', description: 'Show the menu' },
 				{ command: 'help', description: 'What I can do' },
 			],
 		});
-		sandbox.userStartBot({ userId: sara.user_id });
+		t.sandbox.userStartBot({ userId: sara.user_id });
 		const welcome = 'Welcome to the Rubika sandbox! Format text with bold, italic, code and links.\nخوش آمدید! این پیام از راست به چپ است.';
 		const at = (word: string) => welcome.indexOf(word);
-		const { message_id: welcomeId } = await bot(sandbox, 'sendMessage', {
+		const { message_id: welcomeId } = await bot(t.sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
 			text: welcome,
 			metadata: {
@@ -336,14 +335,14 @@ describeInBrowser('the chat page in Chromium', () => {
 				[['lang', '🌐 فارسی']],
 			),
 		});
-		sandbox.userSendMessage({ userId: sara.user_id, text: 'Thanks! 🙏', replyToMessageId: welcomeId });
-		await bot(sandbox, 'sendPoll', { chat_id: sara.chat_id, question: 'Which trigger do you use?', options: ['Polling', 'Webhook'] });
-		const { upload_url } = await bot(sandbox, 'requestSendFile', { type: 'File' });
+		t.sandbox.userSendMessage({ userId: sara.user_id, text: 'Thanks! 🙏', replyToMessageId: welcomeId });
+		await bot(t.sandbox, 'sendPoll', { chat_id: sara.chat_id, question: 'Which trigger do you use?', options: ['Polling', 'Webhook'] });
+		const { upload_url } = await bot(t.sandbox, 'requestSendFile', { type: 'File' });
 		const form = new FormData();
 		form.append('file', new Blob(['%PDF-1.4 sandbox report'], { type: 'application/pdf' }), 'weekly-report.pdf');
 		const uploaded = (await (await fetch(upload_url, { method: 'POST', body: form })).json()) as { data: { file_id: string } };
-		await bot(sandbox, 'sendFile', { chat_id: sara.chat_id, file_id: uploaded.data.file_id, text: 'Your weekly report' });
-		await bot(sandbox, 'sendMessage', {
+		await bot(t.sandbox, 'sendFile', { chat_id: sara.chat_id, file_id: uploaded.data.file_id, text: 'Your weekly report' });
+		await bot(t.sandbox, 'sendMessage', {
 			chat_id: sara.chat_id,
 			text: 'Pick an option below, or type / for commands.',
 			metadata: { meta_data_parts: [{ type: 'Mono', from_index: 30, length: 1 }] },
@@ -351,7 +350,7 @@ describeInBrowser('the chat page in Chromium', () => {
 			chat_keypad: { ...keypad([['menu', '📋 Menu'], ['settings', '⚙️ Settings']], [['help', '❓ Help']]), resize_keyboard: true },
 		});
 
-		const page = await openChat(browser, sandbox, sara.user_id, sara.chat_id, { width: 1200, height: 960 });
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id, { width: 1200, height: 960 });
 		const welcomeItem = page.locator(`#message-${welcomeId}`);
 		await welcomeItem.waitFor();
 		const text = welcomeItem.locator('.text');
@@ -376,10 +375,10 @@ describeInBrowser('the chat page in Chromium', () => {
 		await saveScreenshot(page, target);
 
 		// Locations, contacts and forwards, arriving live.
-		await bot(sandbox, 'sendLocation', { chat_id: sara.chat_id, latitude: '35.6892', longitude: '51.3890' });
-		await bot(sandbox, 'sendContact', { chat_id: sara.chat_id, first_name: 'Reza', last_name: 'Rahimi', phone_number: '+98 912 000 0000' });
-		const fromGroup = sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'جلسه ساعت ۱۰ است 🕙' });
-		await bot(sandbox, 'forwardMessage', { from_chat_id: DEMO_GROUP_ID, message_id: fromGroup.message_id, to_chat_id: sara.chat_id });
+		await bot(t.sandbox, 'sendLocation', { chat_id: sara.chat_id, latitude: '35.6892', longitude: '51.3890' });
+		await bot(t.sandbox, 'sendContact', { chat_id: sara.chat_id, first_name: 'Reza', last_name: 'Rahimi', phone_number: '+98 912 000 0000' });
+		const fromGroup = t.sandbox.userSendMessage({ userId: reza.user_id, chatId: DEMO_GROUP_ID, text: 'جلسه ساعت ۱۰ است 🕙' });
+		await bot(t.sandbox, 'forwardMessage', { from_chat_id: DEMO_GROUP_ID, message_id: fromGroup.message_id, to_chat_id: sara.chat_id });
 		await page.locator('.location-card', { hasText: '35.6892, 51.3890' }).waitFor();
 		await page.locator('.contact-card', { hasText: 'Reza Rahimi' }).waitFor();
 		const forwarded = page.locator('.message', { has: page.locator('.forwarded', { hasText: 'Forwarded from Reza Rahimi' }) });

@@ -5,9 +5,9 @@
  */
 import http from 'node:http';
 
-import type { RubikaSandbox } from '../../sandbox';
-import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS, startSandbox } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
 import { escapeHtml, isSafeUrl, previewText, renderText } from '../../sandbox/web/render';
+import { useSandbox, withSandbox } from '../harness/sandbox';
 import { adminCall, ok, startReceiver } from './helpers';
 
 const { sara, ali } = DEMO_USERS;
@@ -71,21 +71,17 @@ async function get(url: string): Promise<{ status: number; type: string; body: s
 }
 
 describe('serving the page', () => {
-	let sandbox: RubikaSandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(() => sandbox.close());
+	const t = useSandbox();
 
 	test('/ and /chat serve the page; its script, style, renderer and icon are served with their types', async () => {
 		for (const path of ['/', '/chat']) {
-			const page = await get(sandbox.baseUrl + path);
+			const page = await get(t.sandbox.baseUrl + path);
 			expect(page.status).toBe(200);
 			expect(page.type).toBe('text/html; charset=utf-8');
 			expect(page.body).toContain('<title>Rubika sandbox chat</title>');
 			expect(page.headers['content-security-policy']).toContain("script-src 'self'");
 		}
-		const page = (await get(sandbox.baseUrl + '/')).body;
+		const page = (await get(t.sandbox.baseUrl + '/')).body;
 		for (const [asset, type] of [
 			['/web/app.js', 'text/javascript; charset=utf-8'],
 			['/web/render.js', 'text/javascript; charset=utf-8'],
@@ -93,38 +89,33 @@ describe('serving the page', () => {
 			['/web/icon.svg', 'image/svg+xml'],
 		]) {
 			expect(page).toContain(`"${asset}"`);
-			const answer = await get(sandbox.baseUrl + asset);
+			const answer = await get(t.sandbox.baseUrl + asset);
 			expect({ asset, status: answer.status, type: answer.type }).toEqual({ asset, status: 200, type });
 		}
 	});
 
 	test('only files of the page: no sources, no other folders, no other methods', async () => {
 		for (const path of ['/web/events.ts', '/web/serve.ts', '/web/render.d.ts', '/web/..%2Fserver.ts', '/web/../server.ts', '/web/.hidden.js', '/web/missing.js', '/web/']) {
-			expect({ path, status: (await get(sandbox.baseUrl + path)).status }).toEqual({ path, status: 404 });
+			expect({ path, status: (await get(t.sandbox.baseUrl + path)).status }).toEqual({ path, status: 404 });
 		}
-		const post = await fetch(sandbox.baseUrl + '/', { method: 'POST', body: 'x' });
+		const post = await fetch(t.sandbox.baseUrl + '/', { method: 'POST', body: 'x' });
 		expect(post.status).toBe(405);
 		// The API and the admin API are untouched by the new routes.
-		expect((await adminCall(sandbox, 'GET', '/health')).json).toEqual({ ok: true });
-		expect((await ok(sandbox, 'getMe')).bot.bot_id).toBe(DEMO_BOT_ID);
+		expect((await adminCall(t.sandbox, 'GET', '/health')).json).toEqual({ ok: true });
+		expect((await ok(t.sandbox, 'getMe')).bot.bot_id).toBe(DEMO_BOT_ID);
 	});
 });
 
 describe('the event stream', () => {
-	let sandbox: RubikaSandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(() => sandbox.close());
-	beforeEach(() => sandbox.reset());
+	const t = useSandbox();
 
 	test('is an event stream that says hello, then announces a bot message and a user action', async () => {
-		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
+		const stream = await openStream(`${t.sandbox.baseUrl}/_sandbox/events`);
 		try {
 			expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
 			await stream.next('hello');
 
-			const { message_id } = await ok(sandbox, 'sendMessage', {
+			const { message_id } = await ok(t.sandbox, 'sendMessage', {
 				chat_id: sara.chat_id,
 				text: 'Hello Sara',
 				inline_keypad: { rows: [{ buttons: [{ id: 'yes', type: 'Simple', button_text: 'Yes' }] }] },
@@ -135,7 +126,7 @@ describe('the event stream', () => {
 				message: expect.objectContaining({ sender_type: 'Bot', text: 'Hello Sara', inline_keypad: expect.any(Object) }),
 			});
 
-			const sent = (await adminCall(sandbox, 'POST', '/actions/send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'hi bot' })).json;
+			const sent = (await adminCall(t.sandbox, 'POST', '/actions/send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'hi bot' })).json;
 			const fromUser = await stream.next('message', (data) => data.message.message_id === sent.message_id);
 			expect(fromUser.data.message).toMatchObject({ sender_type: 'User', sender_id: sara.user_id, text: 'hi bot' });
 			// Event ids only grow, so a client can tell order.
@@ -146,10 +137,10 @@ describe('the event stream', () => {
 	});
 
 	test('edits, deletions, chat keypads, bans, commands and in-process actions', async () => {
-		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
+		const stream = await openStream(`${t.sandbox.baseUrl}/_sandbox/events`);
 		try {
 			await stream.next('hello');
-			const { message_id } = await ok(sandbox, 'sendMessage', {
+			const { message_id } = await ok(t.sandbox, 'sendMessage', {
 				chat_id: sara.chat_id,
 				text: 'menu',
 				chat_keypad_type: 'New',
@@ -158,29 +149,29 @@ describe('the event stream', () => {
 			const keypad = await stream.next('chat', (data) => data.chat.chat_id === sara.chat_id && data.chat.chat_keypad !== null);
 			expect(keypad.data.chat).toMatchObject({ chat_keypad_one_time: true, chat_keypad: { rows: [{ buttons: [{ id: 'm' }] }] } });
 
-			await ok(sandbox, 'editMessageText', { chat_id: sara.chat_id, message_id, text: 'menu (edited)' });
+			await ok(t.sandbox, 'editMessageText', { chat_id: sara.chat_id, message_id, text: 'menu (edited)' });
 			const edited = await stream.next('message-edited');
 			expect(edited.data.message).toMatchObject({ message_id, text: 'menu (edited)', is_edited: true });
 
-			await ok(sandbox, 'deleteMessage', { chat_id: sara.chat_id, message_id });
+			await ok(t.sandbox, 'deleteMessage', { chat_id: sara.chat_id, message_id });
 			expect((await stream.next('message-deleted')).data).toEqual({ chat_id: sara.chat_id, message_id });
 
-			await ok(sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
+			await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
 			const ban = await stream.next('chat', (data) => data.chat.chat_id === DEMO_GROUP_ID);
 			expect(ban.data.chat.banned).toEqual([ali.user_id]);
 
-			await ok(sandbox, 'setCommands', { bot_commands: [{ command: 'help', description: 'How to use me' }] });
+			await ok(t.sandbox, 'setCommands', { bot_commands: [{ command: 'help', description: 'How to use me' }] });
 			const bot = await stream.next('bot');
 			expect(bot.data.bot).toMatchObject({ bot_id: DEMO_BOT_ID, commands: [{ command: 'help', description: 'How to use me' }] });
 			expect(bot.data.bot).not.toHaveProperty('token');
 
 			// An in-process action (no HTTP request) still shows up: the one-time keypad tap clears the keypad.
-			const tapped = sandbox.userTapChatKeypadButton({ userId: sara.user_id, buttonId: 'm' });
+			const tapped = t.sandbox.userTapChatKeypadButton({ userId: sara.user_id, buttonId: 'm' });
 			const tap = await stream.next('message', (data) => data.message.message_id === tapped.message_id);
 			expect(tap.data.message.aux_data).toEqual({ start_id: null, button_id: 'm' });
 			await stream.next('chat', (data) => data.chat.chat_id === sara.chat_id && data.chat.chat_keypad === null);
 
-			sandbox.reset();
+			t.sandbox.reset();
 			await stream.next('reset');
 		} finally {
 			stream.close();
@@ -188,13 +179,13 @@ describe('the event stream', () => {
 	});
 
 	test('pins and unpins show up as chat events carrying the pinned message ids', async () => {
-		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
+		const stream = await openStream(`${t.sandbox.baseUrl}/_sandbox/events`);
 		try {
 			await stream.next('hello');
-			const { message_id } = await ok(sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'House rules' });
-			await ok(sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id });
+			const { message_id } = await ok(t.sandbox, 'sendMessage', { chat_id: DEMO_GROUP_ID, text: 'House rules' });
+			await ok(t.sandbox, 'pinChatMessage', { chat_id: DEMO_GROUP_ID, message_id });
 			await stream.next('chat', (data) => data.chat.chat_id === DEMO_GROUP_ID && data.chat.pinned_message_ids.includes(message_id));
-			await ok(sandbox, 'unpinAllChatMessages', { chat_id: DEMO_GROUP_ID });
+			await ok(t.sandbox, 'unpinAllChatMessages', { chat_id: DEMO_GROUP_ID });
 			await stream.next('chat', (data) => data.chat.chat_id === DEMO_GROUP_ID && data.chat.pinned_message_ids.length === 0);
 		} finally {
 			stream.close();
@@ -203,16 +194,16 @@ describe('the event stream', () => {
 
 	test('an inline tap shows up as a delivery, queued and then finished', async () => {
 		const receiver = await startReceiver();
-		const stream = await openStream(`${sandbox.baseUrl}/_sandbox/events`);
+		const stream = await openStream(`${t.sandbox.baseUrl}/_sandbox/events`);
 		try {
 			await stream.next('hello');
-			await ok(sandbox, 'updateBotEndpoints', { url: receiver.url, type: 'ReceiveInlineMessage' });
-			const { message_id } = await ok(sandbox, 'sendMessage', {
+			await ok(t.sandbox, 'updateBotEndpoints', { url: receiver.url, type: 'ReceiveInlineMessage' });
+			const { message_id } = await ok(t.sandbox, 'sendMessage', {
 				chat_id: sara.chat_id,
 				text: 'vote',
 				inline_keypad: { rows: [{ buttons: [{ id: 'up', type: 'Simple', button_text: '👍' }] }] },
 			});
-			await adminCall(sandbox, 'POST', '/actions/tap-inline-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message_id, buttonId: 'up' });
+			await adminCall(t.sandbox, 'POST', '/actions/tap-inline-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message_id, buttonId: 'up' });
 			const done = await stream.next('delivery', (data) => data.delivery.delivered === true);
 			expect(done.data.delivery).toMatchObject({
 				kind: 'inline_message',
@@ -226,13 +217,13 @@ describe('the event stream', () => {
 	});
 
 	test('clients connected at once all get the events; closing the sandbox ends their streams', async () => {
-		const local = await startSandbox();
-		const first = await openStream(`${local.baseUrl}/_sandbox/events`);
-		const second = await openStream(`${local.baseUrl}/_sandbox/events`);
-		await Promise.all([first.next('hello'), second.next('hello')]);
-		local.userSendMessage({ userId: sara.user_id, text: 'to both' });
-		await Promise.all([first.next('message'), second.next('message')]);
-		await local.close();
+		await withSandbox({}, async (local) => {
+			const first = await openStream(`${local.baseUrl}/_sandbox/events`);
+			const second = await openStream(`${local.baseUrl}/_sandbox/events`);
+			await Promise.all([first.next('hello'), second.next('hello')]);
+			local.userSendMessage({ userId: sara.user_id, text: 'to both' });
+			await Promise.all([first.next('message'), second.next('message')]);
+		});
 	});
 });
 
