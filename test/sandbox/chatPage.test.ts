@@ -19,11 +19,12 @@ interface SseEvent {
 }
 
 /** A raw SSE client: collects parsed events and lets a test wait for one. */
-function openStream(url: string): Promise<{ events: SseEvent[]; next(event: string, match?: (data: any) => boolean, timeoutMs?: number): Promise<SseEvent>; headers: http.IncomingHttpHeaders; close(): void }> {
+function openStream(url: string): Promise<{ events: SseEvent[]; next(event: string, match?: (data: any) => boolean, timeoutMs?: number): Promise<SseEvent>; headers: http.IncomingHttpHeaders; close(): void; ended: Promise<void> }> {
 	return new Promise((resolve, reject) => {
 		const events: SseEvent[] = [];
 		const waiters: Array<() => void> = [];
 		const request = http.get(url, (response) => {
+			const ended = new Promise<void>((done) => response.once('close', () => done()));
 			response.setEncoding('utf8');
 			let buffer = '';
 			response.on('data', (chunk: string) => {
@@ -59,6 +60,7 @@ function openStream(url: string): Promise<{ events: SseEvent[]; next(event: stri
 					});
 				},
 				close: () => request.destroy(),
+				ended,
 			});
 		});
 		request.on('error', reject);
@@ -217,13 +219,17 @@ describe('the event stream', () => {
 	});
 
 	test('clients connected at once all get the events; closing the sandbox ends their streams', async () => {
-		await withSandbox({}, async (local) => {
+		const streams = await withSandbox({}, async (local) => {
 			const first = await openStream(`${local.baseUrl}/_sandbox/events`);
 			const second = await openStream(`${local.baseUrl}/_sandbox/events`);
 			await Promise.all([first.next('hello'), second.next('hello')]);
 			local.userSendMessage({ userId: sara.user_id, text: 'to both' });
 			await Promise.all([first.next('message'), second.next('message')]);
+			return [first, second];
 		});
+		// The sandbox is closed now: both responses must have ended (a stream left open would hang here).
+		await Promise.all(streams.map((stream) => stream.ended));
+		expect(streams.map((stream) => stream.events.at(-1)?.event)).toEqual(['message', 'message']);
 	});
 });
 
