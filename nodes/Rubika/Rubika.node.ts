@@ -71,7 +71,7 @@ function buildProperties(): INodeProperties[] {
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 0,
 				description:
-					'Start at most this many items per second, to stay under Rubika\'s rate limits in broadcasts. 0 means no limit.',
+					'Send at most this many requests per second to Rubika, to stay under its rate limits in broadcasts (uploading a file takes two). 0 means no limit.',
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -153,7 +153,8 @@ export class Rubika implements INodeType {
 		setCallDefaults(this, {
 			retry: { maxAttempts: (options.retries ?? 3) + 1 },
 			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
-			// One rate-limit gate for all items of this execution: parallel requests wait out a refusal together.
+			// One rate-limit gate for all items of this execution: it paces every request under Max Requests per
+			// Second, and parallel requests wait out a refusal together.
 			rateLimit: {
 				maxPerSecond: options.maxPerSecond ?? 0,
 				maxWaitMs: (options.rateLimitWaitSeconds ?? 120) * 1000,
@@ -161,10 +162,7 @@ export class Rubika implements INodeType {
 		});
 		// A send-and-wait pauses the whole execution once: it runs for the first item only.
 		const itemCount = operation.waitsForResponse ? Math.min(items.length, 1) : items.length;
-		const output = await runForEachItem(this, operation, itemCount, {
-			concurrency: options.concurrency ?? 1,
-			maxPerSecond: options.maxPerSecond ?? 0,
-		});
+		const output = await runForEachItem(this, operation, itemCount, { concurrency: options.concurrency ?? 1 });
 		return [output];
 	}
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
 import type { RubikaOperation } from './actions/types';
@@ -8,15 +8,16 @@ import { SentRecord } from './sentRecord';
 export interface RunSettings {
 	/** How many items are in flight at once. */
 	concurrency: number;
-	/** Upper bound on started items per second; 0 means no pacing. */
-	maxPerSecond: number;
 }
 
 /**
- * Runs one operation over all input items: paced and optionally concurrent (for broadcasts), output in
- * input order, every output item paired with its input item, and "Continue On Fail" handled per item.
+ * Runs one operation over all input items: optionally concurrent (for broadcasts), output in input order, every output item paired with its input item, and "Continue On Fail" handled per item.
  * Send operations skip the chats already sent under the item's campaign (Skip Chats Already Sent) and
  * record each delivery as it happens; the record is complete before this returns or throws.
+ *
+ * Max Requests per Second is not enforced here but by the execution's rate-limit gate
+ * (../shared/rateLimit.ts), per request: parallel items, retries and items with several requests share one
+ * pace there, and items that send nothing take no place in it.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
@@ -25,10 +26,8 @@ export async function runForEachItem(
 	settings: RunSettings,
 ): Promise<INodeExecutionData[]> {
 	const results: INodeExecutionData[][] = new Array(itemCount);
-	const interval = settings.maxPerSecond > 0 ? 1000 / settings.maxPerSecond : 0;
 	// Decided before anything is sent; throws when the store cannot be read, so nothing is sent then.
 	const record = await SentRecord.open(context, operation, itemCount);
-	let nextStart = Date.now();
 	let nextIndex = 0;
 	let firstError: Error | undefined;
 
@@ -42,16 +41,8 @@ export async function runForEachItem(
 			const itemIndex = nextIndex++;
 			const skipped = record?.skippedItem(itemIndex);
 			if (skipped) {
-				// Not sent, so it takes no place in the pacing either.
 				results[itemIndex] = [{ json: skipped, pairedItem: { item: itemIndex } }];
 				continue;
-			}
-			if (interval > 0) {
-				// Reserve a start slot before waiting, so concurrent workers space themselves out.
-				const slot = Math.max(nextStart, Date.now());
-				nextStart = slot + interval;
-				const wait = slot - Date.now();
-				if (wait > 0) await sleep(wait);
 			}
 			try {
 				record?.checkItem(itemIndex);

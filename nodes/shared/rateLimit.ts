@@ -10,11 +10,15 @@
  * - it also lowers the execution's pace, in requests per second (AIMD, as TCP does with its window: a
  *   quarter off on a refusal, then +1 request/s for each second of successful sending), never above the
  *   user's Max Requests per Second;
+ * - and it is the one place that enforces Max Requests per Second: from the first request on, every attempt
+ *   of the execution (parallel ones, retries) takes a start slot under one shared pace, so items that send
+ *   nothing (skipped, refused before sending) take no place in it;
  * - a refused request is tried again until it has been refused for longer than a wait budget, not for a
  *   fixed number of attempts: a limit the execution has adapted to costs time, not items, while a bot that
  *   stays limited still fails after a bounded time.
  */
-import { sleep } from 'n8n-workflow';
+import type { Clock } from './wait';
+import { SYSTEM_CLOCK } from './wait';
 
 export interface RateLimitSettings {
 	/** The user's Max Requests per Second; 0 means none. The adaptive pace never goes above it. */
@@ -55,7 +59,10 @@ export class RateLimitGate {
 	private coolDownDeclaredAt = -Infinity;
 	/** Refusals in a row without a success in between: the exponent of the backoff. */
 	private strikes = 0;
-	/** Requests per second; undefined until the first refusal, so a bot that is never limited is not slowed. */
+	/**
+	 * The adaptive pace, in requests per second; undefined until the first refusal, so that a bot that is never
+	 * limited is not slowed below the user's Max Requests per Second (or at all, without one).
+	 */
 	private pace: number | undefined;
 	private lastDecreaseAt = -Infinity;
 	/** The next free start time under the pace; reserved before waiting, so parallel requests space out. */
@@ -63,7 +70,11 @@ export class RateLimitGate {
 	/** Start times of the attempts in the last second: the rate that met the limit, for the first decrease. */
 	private readonly recentStarts: number[] = [];
 
-	constructor(readonly settings: RateLimitSettings) {}
+	constructor(
+		readonly settings: RateLimitSettings,
+		/** Time and waiting; tests pass a fake one. */
+		readonly clock: Clock = SYSTEM_CLOCK,
+	) {}
 
 	/**
 	 * Waits for the cool-down and for a start slot under the pace. Undefined when the attempt could not start
@@ -72,23 +83,24 @@ export class RateLimitGate {
 	async admit(deadline = Infinity): Promise<Admission | undefined> {
 		let paced = false;
 		for (;;) {
-			const now = Date.now();
+			const now = this.clock.now();
 			if (now < this.notBefore) {
 				if (this.notBefore > deadline) return undefined;
-				await sleep(this.notBefore - now);
+				await this.clock.sleep(this.notBefore - now);
 				continue;
 			}
-			if (this.pace !== undefined) {
+			const pace = this.currentPace();
+			if (pace !== undefined) {
 				const slot = Math.max(this.nextSlot, now);
 				if (slot > deadline) return undefined;
-				this.nextSlot = slot + 1000 / this.pace;
+				this.nextSlot = slot + 1000 / pace;
 				if (slot > now) {
 					paced = true;
-					await sleep(slot - now);
+					await this.clock.sleep(slot - now);
 				}
 			}
 			// A cool-down declared while this request waited for its slot holds it back too.
-			const startedAt = Date.now();
+			const startedAt = this.clock.now();
 			if (startedAt >= this.notBefore) {
 				this.recentStarts.push(startedAt);
 				while (this.recentStarts[0] <= startedAt - 1000) this.recentStarts.shift();
@@ -113,7 +125,7 @@ export class RateLimitGate {
 	 * ever lengthens that cool-down to its own Retry-After.
 	 */
 	refused(admission: Admission, retryAfterMs: number | undefined): number {
-		const now = Date.now();
+		const now = this.clock.now();
 		if (admission.startedAt >= this.coolDownDeclaredAt) {
 			this.strikes++;
 			this.coolDownUntil(now + (retryAfterMs ?? backoffDelay(this.settings.baseDelayMs, this.settings.maxDelayMs, this.strikes)));
@@ -131,11 +143,16 @@ export class RateLimitGate {
 
 	/** The shared cool-down, never longer than the wait budget, so no request is held beyond it. */
 	private coolDownUntil(time: number): void {
-		const until = Math.min(time, Date.now() + this.settings.maxWaitMs);
+		const until = Math.min(time, this.clock.now() + this.settings.maxWaitMs);
 		if (until <= this.notBefore) return;
 		this.notBefore = until;
 		// Slots reserved before the cool-down are void: the pace starts again when it ends.
 		this.nextSlot = until;
+	}
+
+	/** The adaptive pace once Rubika refused, else the user's Max Requests per Second; undefined: no pacing. */
+	private currentPace(): number | undefined {
+		return this.pace ?? (this.settings.maxPerSecond > 0 ? this.settings.maxPerSecond : undefined);
 	}
 
 	private ceiling(): number {

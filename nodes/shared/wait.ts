@@ -20,3 +20,11 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 		await sleep(signal ? Math.min(left, PAUSE_SLICE_MS) : left);
 	}
 }
+
+/** Time and waiting, injectable so that the rate-limit gate and its pace can be tested with a fake clock. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep };
