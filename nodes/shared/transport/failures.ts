@@ -1,0 +1,140 @@
+/**
+ * What one failed attempt means: its message and description for a person, and whether trying again can help.
+ * Rubika's own refusals are read in ./envelope.ts; here are the failures around them (an answer that is not the
+ * Bot API's, a network fault, a rate limit that outlasted its wait budget).
+ */
+import type { JsonObject } from 'n8n-workflow';
+
+import { unknownMethodReport } from '../unknownMethod';
+
+/** An HTTP answer as the transport reads it: status, headers and the body not yet parsed. */
+export interface RawResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+/** A failure of one attempt, already free of the token; `retryable` decides whether we try again. */
+export class AttemptFailure {
+	constructor(
+		readonly retryable: boolean,
+		readonly message: string,
+		readonly description: string,
+		readonly details: JsonObject,
+		readonly httpCode?: number,
+		readonly retryAfterMs?: number,
+		/** TOO_REQUESTS or HTTP 429: waited out under the execution's rate-limit budget when it has one. */
+		readonly rateLimited = false,
+	) {}
+}
+
+const TRANSIENT_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+/** An answer that is not a Rubika envelope: an HTML error page, an empty or truncated body. */
+export function httpFailure(method: string, response: RawResponse, text: string): AttemptFailure {
+	const code = response.statusCode;
+	const unknownMethod = unknownMethodReport(method, { httpCode: code });
+	if (unknownMethod) {
+		return new AttemptFailure(false, unknownMethod.message, unknownMethod.description, {
+			method,
+			http_code: code,
+			body_start: text.slice(0, 200),
+		}, code);
+	}
+	const kind =
+		text.trim() === ''
+			? 'an empty body'
+			: /^\s*</.test(text)
+				? `an HTML page${titleOf(text)}`
+				: looksLikeJson(text)
+					? 'JSON that is cut off or malformed'
+					: 'a body that is not JSON';
+	const transient = code >= 500 || code === 408 || code === 425 || text.trim() === '';
+	return new AttemptFailure(
+		transient || looksLikeJson(text),
+		`Rubika ${method} did not answer like the Bot API: HTTP ${code} with ${kind}`,
+		code >= 500
+			? 'The Rubika server (or a proxy in front of it) failed. This is usually temporary.'
+			: 'Check the Base URL in the Rubika credential: it should point at the Bot API (https://botapi.rubika.ir).',
+		{ method, http_code: code, body_start: text.slice(0, 200) },
+		code,
+	);
+}
+
+/** No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. */
+export function networkFailure(method: string, error: unknown): AttemptFailure {
+	const code = findErrorCode(error);
+	const text = error instanceof Error ? error.message : String(error);
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
+	const reason = timedOut
+		? 'the request timed out'
+		: code === 'ECONNREFUSED'
+			? 'the connection was refused'
+			: code === 'ENOTFOUND'
+				? 'the host name could not be resolved'
+				: code === 'ECONNRESET' || /socket hang up/i.test(text)
+					? 'the connection was dropped before an answer came'
+					: text;
+	return new AttemptFailure(
+		timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text),
+		`Could not reach Rubika for ${method}: ${reason}`,
+		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
+		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.
+		{ method, ...(code ? { network_error: code } : {}) },
+	);
+}
+
+/** The refusal that used up the wait budget, saying how long it lasted and where the budget is set. */
+export function rateLimitBudgetSpent(failure: AttemptFailure, refusedMs: number, maxWaitMs: number): AttemptFailure {
+	const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+	const why =
+		maxWaitMs === 0
+			? 'Request Options → Rate Limit Wait is 0, so a refused request fails at once.'
+			: (failure.retryAfterMs !== undefined && failure.retryAfterMs >= maxWaitMs
+					? `Rubika asked to wait ${seconds(failure.retryAfterMs)} (Retry-After), longer than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`
+					: `Rubika kept refusing this request (for ${seconds(refusedMs)}), and the next try would come later than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`) +
+				' Meanwhile every request of this node paused and slowed down.';
+	return new AttemptFailure(
+		false,
+		failure.message,
+		`${failure.description}${/[.!?]$/.test(failure.description) ? '' : '.'} ${why}`,
+		{
+			...failure.details,
+			rate_limited_ms: refusedMs,
+			...(failure.retryAfterMs !== undefined ? { retry_after_ms: failure.retryAfterMs } : {}),
+		},
+		failure.httpCode,
+		failure.retryAfterMs,
+		true,
+	);
+}
+
+function looksLikeJson(text: string): boolean {
+	return /^\s*[[{]/.test(text);
+}
+
+function titleOf(html: string): string {
+	const match = /<title>([^<]{1,120})<\/title>/i.exec(html);
+	return match ? ` ("${match[1].trim()}")` : '';
+}
+
+function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { code?: unknown; cause?: unknown };
+		if (typeof candidate.code === 'string' && /^[A-Z_]+$/.test(candidate.code)) return candidate.code;
+		current = candidate.cause;
+	}
+	return undefined;
+}

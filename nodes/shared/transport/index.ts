@@ -1,0 +1,9 @@
+/**
+ * The one way this package talks to Rubika: Bot API calls (./call.ts) and file transfers (./files.ts), both
+ * through one retry loop (./retry.ts) that reads Rubika's answers (./envelope.ts, ./failures.ts) and lets no
+ * bot token out (./redact.ts).
+ */
+export { CREDENTIAL_TYPE } from './credential';
+export { callRubika } from './call';
+export { setCallDefaults } from './retry';
+export { streamFromRubika, uploadToRubika } from './files';
