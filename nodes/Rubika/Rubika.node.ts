@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { RUBIKA_ICON } from '../shared/descriptions';
-import { setCallDefaults } from '../shared/transport';
+import { executionCallOptions, setCallDefaults } from '../shared/transport';
 import { RESOURCES, findOperation } from './actions';
 import { runForEachItem } from './runner';
 import { WAITING_WEBHOOKS, respondToWaitingPerson } from './waiting/webhook';
@@ -150,19 +150,20 @@ export class Rubika implements INodeType {
 			timeoutSeconds?: number;
 			rateLimitWaitSeconds?: number;
 		};
-		setCallDefaults(this, {
+		// Created once for the execution and handed to every item: one rate-limit gate paces every request under
+		// Max Requests per Second, and parallel requests wait out a refusal together.
+		const calls = executionCallOptions({
 			retry: { maxAttempts: (options.retries ?? 3) + 1 },
 			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
-			// One rate-limit gate for all items of this execution: it paces every request under Max Requests per
-			// Second, and parallel requests wait out a refusal together.
 			rateLimit: {
 				maxPerSecond: options.maxPerSecond ?? 0,
 				maxWaitMs: (options.rateLimitWaitSeconds ?? 120) * 1000,
 			},
 		});
+		setCallDefaults(this, calls);
 		// A send-and-wait pauses the whole execution once: it runs for the first item only.
 		const itemCount = operation.waitsForResponse ? Math.min(items.length, 1) : items.length;
-		const output = await runForEachItem(this, operation, itemCount, { concurrency: options.concurrency ?? 1 });
+		const output = await runForEachItem(this, operation, itemCount, { concurrency: options.concurrency ?? 1, calls });
 		return [output];
 	}
 }

@@ -2,12 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
+import type { CallOptions } from '../shared/transport';
 import type { RubikaOperation } from './actions/types';
 import { SentRecord } from './sentRecord';
 
 export interface RunSettings {
 	/** How many items are in flight at once. */
 	concurrency: number;
+	/** The execution's call options (Request Options and its rate-limit gate); each item gets them with its index. */
+	calls: CallOptions;
 }
 
 /**
@@ -16,7 +19,7 @@ export interface RunSettings {
  * record each delivery as it happens; the record is complete before this returns or throws.
  *
  * Max Requests per Second is not enforced here but by the execution's rate-limit gate
- * (../shared/rateLimit.ts), per request: parallel items, retries and items with several requests share one
+ * (../shared/rateLimit.ts, in `settings.calls`), per request: parallel items, retries and items with several requests share one
  * pace there, and items that send nothing take no place in it.
  */
 export async function runForEachItem(
@@ -46,7 +49,7 @@ export async function runForEachItem(
 			}
 			try {
 				record?.checkItem(itemIndex);
-				const output = await operation.execute.call(context, itemIndex);
+				const output = await operation.execute.call(context, itemIndex, { ...settings.calls, itemIndex });
 				record?.delivered(itemIndex);
 				results[itemIndex] = toOutputItems(output, itemIndex);
 			} catch (caught) {

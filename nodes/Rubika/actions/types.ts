@@ -1,5 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { CallOptions } from '../../shared/transport';
+
+/**
+ * How one item's requests are sent. The node creates the execution's call options once (its Request Options:
+ * retries, timeout, and the one rate-limit gate that paces every request under Max Requests per Second and
+ * makes parallel requests wait out a refusal together); the runner hands them, with the item's index, to
+ * `execute`, which passes them on unchanged to every transport call of the item:
+ * `callRubika(this, 'sendSticker', body, call)`, and to the helpers that upload or download. Passed, not kept
+ * beside the context, so a call that is not given them is visibly one without the node's settings.
+ */
+export type ItemCall = CallOptions & { itemIndex: number };
+
 /**
  * One operation of the Rubika node: its place in the Resource/Operation dropdowns, its fields and what it
  * does, side by side in one file. The node adds `displayOptions` for the resource and operation itself,
@@ -27,11 +39,13 @@ export interface RubikaOperation {
 	recipient?(context: IExecuteFunctions, itemIndex: number): string;
 	/**
 	 * Runs the operation for one input item. Plain objects become output items (paired with the input
-	 * item by the node); full execution items are returned as they are, e.g. to carry binary data.
+	 * item by the node); full execution items are returned as they are, e.g. to carry binary data. `call` goes
+	 * to every transport call the item makes (see ItemCall).
 	 */
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
+		call: ItemCall,
 	): Promise<IDataObject | IDataObject[] | INodeExecutionData[]>;
 }
 

@@ -5,5 +5,6 @@
  */
 export { CREDENTIAL_TYPE } from './credential';
 export { callRubika } from './call';
-export { setCallDefaults } from './retry';
+export type { CallOptions } from './retry';
+export { executionCallOptions, setCallDefaults } from './retry';
 export { streamFromRubika, uploadToRubika } from './files';

@@ -43,37 +43,37 @@ export interface CallOptions {
 	 * close function uses it so that no request outlives the workflow's deactivation).
 	 */
 	abortSignal?: AbortSignal;
+	/**
+	 * The execution's rate-limit gate (../rateLimit.ts): it paces every Bot API call under Max Requests per
+	 * Second and makes them wait out a refusal together. Without one, as in the triggers, which send one request
+	 * at a time within n8n's time budgets, every request backs off on its own and a rate limit uses up its
+	 * attempts like any transient fault. Uploads and downloads ignore it.
+	 */
+	gate?: RateLimitGate;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-export interface CallDefaults extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
-	/**
-	 * Share rate limits among all requests of this execution (see ./rateLimit.ts). Without it, as in the
-	 * triggers, which send one request at a time within n8n's time budgets, every request backs off on its
-	 * own and a rate limit uses up its attempts like any transient fault.
-	 */
-	rateLimit?: Pick<RateLimitSettings, 'maxPerSecond' | 'maxWaitMs'>;
-}
-
-interface ExecutionDefaults extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
-	gate?: RateLimitGate;
+/** The Rubika node's Request Options, for all requests of one execution. */
+export interface ExecutionSettings extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
+	rateLimit: Pick<RateLimitSettings, 'maxPerSecond' | 'maxWaitMs'>;
 }
 
 /**
- * Per-execution defaults (the node's Request Options) and its rate-limit gate. Kept beside the context
- * object, which n8n creates once per node execution and hands to every item, rather than passed through
- * every operation, and dropped with the context when the execution ends.
+ * The options every request of one execution is sent with: its retries and timeout, and one rate-limit gate
+ * that all of them share. The node creates them once per execution and hands them to every call.
  */
-const callDefaults = new WeakMap<object, ExecutionDefaults>();
+export function executionCallOptions({ rateLimit, retry, timeoutMs }: ExecutionSettings): CallOptions {
+	const policy = { ...DEFAULT_RETRY_POLICY, ...retry };
+	const gate = new RateLimitGate({ ...rateLimit, baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs });
+	return { retry, timeoutMs, gate };
+}
 
-export function setCallDefaults(context: RubikaContext, defaults: CallDefaults): void {
-	const { rateLimit, ...rest } = defaults;
-	const policy = { ...DEFAULT_RETRY_POLICY, ...rest.retry };
-	const gate = rateLimit
-		? new RateLimitGate({ ...rateLimit, baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs })
-		: undefined;
-	callDefaults.set(context, { ...rest, gate });
+/** Until every operation passes its options: the execution's options kept beside its context. */
+const callDefaults = new WeakMap<object, CallOptions>();
+
+export function setCallDefaults(context: RubikaContext, options: CallOptions): void {
+	callDefaults.set(context, options);
 }
 
 export async function sendWithRetries<T>(
@@ -87,7 +87,7 @@ export async function sendWithRetries<T>(
 	const defaults = callDefaults.get(context);
 	const policy = { ...DEFAULT_RETRY_POLICY, ...defaults?.retry, ...options.retry };
 	const timeout = options.timeoutMs ?? defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const gate = gated ? defaults?.gate : undefined;
+	const gate = gated ? (options.gate ?? defaults?.gate) : undefined;
 	let slept = 0;
 	let attempts = 0;
 	// Failed attempts that count against policy.maxAttempts: all of them, except rate-limit refusals under a gate.
