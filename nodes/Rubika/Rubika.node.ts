@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { RUBIKA_ICON } from '../shared/descriptions';
-import { executionCallOptions, setCallDefaults } from '../shared/transport';
+import { executionCallOptions } from '../shared/transport';
 import { RESOURCES, findOperation } from './actions';
 import { runForEachItem } from './runner';
 import { WAITING_WEBHOOKS, respondToWaitingPerson } from './waiting/webhook';
@@ -160,7 +160,6 @@ export class Rubika implements INodeType {
 				maxWaitMs: (options.rateLimitWaitSeconds ?? 120) * 1000,
 			},
 		});
-		setCallDefaults(this, calls);
 		// A send-and-wait pauses the whole execution once: it runs for the first item only.
 		const itemCount = operation.waitsForResponse ? Math.min(items.length, 1) : items.length;
 		const output = await runForEachItem(this, operation, itemCount, { concurrency: options.concurrency ?? 1, calls });

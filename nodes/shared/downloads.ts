@@ -23,6 +23,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusal, toNodeError } from './errors';
+import type { CallOptions } from './transport';
 import { callRubika, streamFromRubika } from './transport';
 import type { UpdateItem } from './updates/item';
 
@@ -52,9 +53,9 @@ export async function downloadFile(
 	context: DownloadContext,
 	fileId: string,
 	naming: DownloadNaming = {},
-	itemIndex?: number,
+	call: CallOptions = {},
 ): Promise<DownloadedFile> {
-	const downloadUrl = await getDownloadUrl(context, fileId, itemIndex);
+	const downloadUrl = await getDownloadUrl(context, fileId, call);
 	const binary = await streamFromRubika(
 		context,
 		downloadUrl,
@@ -71,16 +72,18 @@ export async function downloadFile(
 			const stored = await context.helpers.prepareBinaryData(body, fileName, mimeType);
 			return { result: stored, bytes: stored.bytes };
 		},
-		{ itemIndex },
+		call,
 	);
 	return { binary, downloadUrl };
 }
 
 /** getFile → download_url; a missing address is a NodeOperationError (Rubika answered, without one). */
-export async function getDownloadUrl(context: DownloadContext, fileId: string, itemIndex?: number): Promise<string> {
-	const { download_url: downloadUrl } = await callRubika(context, 'getFile', { file_id: fileId }, { itemIndex });
+export async function getDownloadUrl(context: DownloadContext, fileId: string, call: CallOptions = {}): Promise<string> {
+	const { download_url: downloadUrl } = await callRubika(context, 'getFile', { file_id: fileId }, call);
 	if (typeof downloadUrl !== 'string' || downloadUrl.trim() === '') {
-		throw new NodeOperationError(context.getNode(), `Rubika getFile gave no download_url for file ${fileId}`, { itemIndex });
+		throw new NodeOperationError(context.getNode(), `Rubika getFile gave no download_url for file ${fileId}`, {
+			itemIndex: call.itemIndex,
+		});
 	}
 	return downloadUrl;
 }

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callRubika, setCallDefaults } from '../../nodes/shared/transport';
+import { callAnyMethod } from '../../nodes/shared/transport';
 
 export class TransportProbe implements INodeType {
 	description = {
@@ -31,13 +31,13 @@ export class TransportProbe implements INodeType {
 		const method = this.getNodeParameter('method', 0) as string;
 		const retries = this.getNodeParameter('retries', 0, 3) as number;
 		const timeoutMs = this.getNodeParameter('timeoutMs', 0, 60_000) as number;
-		setCallDefaults(this, { retry: { maxAttempts: retries + 1, baseDelayMs: 20, maxDelayMs: 100 }, timeoutMs });
+		const retry = { maxAttempts: retries + 1, baseDelayMs: 20, maxDelayMs: 100 };
 		const out: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
 			const raw = this.getNodeParameter('body', itemIndex, {}) as IDataObject | string;
 			const body = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject;
 			try {
-				const data = await callRubika(this, method, body, { itemIndex });
+				const data = await callAnyMethod(this, method, body, { itemIndex, retry, timeoutMs });
 				out.push({ json: data as IDataObject, pairedItem: { item: itemIndex } });
 			} catch (error) {
 				if (!this.continueOnFail()) throw error;

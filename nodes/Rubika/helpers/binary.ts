@@ -13,6 +13,7 @@ import { InputError, toNodeError } from '../../shared/errors';
 import { callRubika, uploadToRubika } from '../../shared/transport';
 import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
 import type { FileType } from '../../shared/types';
+import type { ItemCall } from '../actions/types';
 
 export const BINARY_FIELD = 'Input Binary Field';
 export const FILE_TYPE_FIELD = 'File Type';
@@ -208,17 +209,18 @@ function trimNumber(value: number): string {
  */
 export async function uploadFile(
 	context: IExecuteFunctions,
-	itemIndex: number,
+	call: ItemCall,
 	source: UploadSource,
 	type: FileType,
 ): Promise<string> {
+	const { itemIndex } = call;
 	const file = { fileName: source.fileName, mimeType: source.mimeType, size: source.size, content: source.content };
 	const uploadOnce = async () => {
-		const { upload_url: uploadUrl } = await callRubika(context, 'requestSendFile', { type }, { itemIndex });
+		const { upload_url: uploadUrl } = await callRubika(context, 'requestSendFile', { type }, call);
 		if (typeof uploadUrl !== 'string' || uploadUrl.trim() === '') {
 			throw new NodeOperationError(context.getNode(), 'Rubika requestSendFile answered without an upload_url', { itemIndex });
 		}
-		return await uploadToRubika(context, uploadUrl, file, { itemIndex });
+		return await uploadToRubika(context, uploadUrl, file, call);
 	};
 	let result;
 	try {

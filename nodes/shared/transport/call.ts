@@ -1,24 +1,38 @@
 /** Calling a Bot API method: POST `{method}` with a JSON body, through the retry loop and the rate-limit gate. */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { MethodResults } from '../types';
+import type { MethodResults, RubikaMethod } from '../types';
 import type { RubikaContext } from './credential';
 import { readEnvelope } from './envelope';
 import type { CallOptions } from './retry';
 import { sendWithRetries } from './retry';
 
-type Result<M extends string> = M extends keyof MethodResults ? MethodResults[M] : IDataObject;
+type Result<M extends RubikaMethod> = M extends keyof MethodResults ? MethodResults[M] : IDataObject;
 
 /**
- * Calls a Bot API method and returns the envelope's `data`.
+ * Calls a Bot API method and returns the envelope's `data`; the method must be one of Rubika's (RubikaMethod),
+ * so a misspelt name does not compile.
  * Throws NodeApiError (with Rubika's status, dev_message, method and HTTP code) when Rubika says no.
  */
-export async function callRubika<M extends string>(
+export async function callRubika<M extends RubikaMethod>(
 	context: RubikaContext,
 	method: M,
 	body: IDataObject = {},
 	options: CallOptions = {},
 ): Promise<Result<M>> {
+	return (await callAnyMethod(context, method, body, options)) as Result<M>;
+}
+
+/**
+ * Calls a method by any name, for Custom API Call (the user types the name): the same transport, and an
+ * answer whose shape nothing promises. The caller makes sure the name is a plain method name.
+ */
+export async function callAnyMethod(
+	context: RubikaContext,
+	method: string,
+	body: IDataObject = {},
+	options: CallOptions = {},
+): Promise<unknown> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: method,
@@ -28,8 +42,7 @@ export async function callRubika<M extends string>(
 	};
 	// Only Bot API calls pass the rate-limit gate: the limit belongs to the bot token, which the upload and
 	// download addresses do not carry.
-	const data = await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response), {
+	return await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response), {
 		gated: true,
 	});
-	return data as Result<M>;
 }

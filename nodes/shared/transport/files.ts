@@ -13,7 +13,10 @@ import { AttemptFailure, httpFailure } from './failures';
 import type { CallOptions } from './retry';
 import { sendWithRetries } from './retry';
 
-/** A transfer may take long: ten minutes per attempt unless the caller says otherwise. */
+/**
+ * A transfer may take long: ten minutes per attempt. The Rubika node's Timeout is for one answer of the Bot API
+ * and does not apply; its retries do.
+ */
 const TRANSFER_TIMEOUT_MS = 10 * 60_000;
 
 /** Streams a file to an `upload_url` as multipart/form-data with one part named `file`. */
@@ -55,7 +58,7 @@ export async function uploadToRubika(
 			// able to replay the body), which holds a whole second copy of a file streamed from disk.
 			disableFollowRedirect: true,
 		}),
-		{ ...options, timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS },
+		{ ...options, timeoutMs: TRANSFER_TIMEOUT_MS },
 		(response) => readEnvelope(label, response),
 	)) as UploadResult;
 }
@@ -80,7 +83,7 @@ export async function streamFromRubika<T>(
 		context,
 		label,
 		{ method: 'GET', url: downloadUrl, encoding: 'stream' },
-		{ ...options, timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS },
+		{ ...options, timeoutMs: TRANSFER_TIMEOUT_MS },
 		async (response) => {
 			const body = response.body as DownloadStream;
 			if (response.statusCode < 200 || response.statusCode >= 300) {

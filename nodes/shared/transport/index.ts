@@ -4,7 +4,7 @@
  * bot token out (./redact.ts).
  */
 export { CREDENTIAL_TYPE } from './credential';
-export { callRubika } from './call';
+export { callAnyMethod, callRubika } from './call';
 export type { CallOptions } from './retry';
-export { executionCallOptions, setCallDefaults } from './retry';
+export { executionCallOptions } from './retry';
 export { streamFromRubika, uploadToRubika } from './files';

@@ -69,13 +69,6 @@ export function executionCallOptions({ rateLimit, retry, timeoutMs }: ExecutionS
 	return { retry, timeoutMs, gate };
 }
 
-/** Until every operation passes its options: the execution's options kept beside its context. */
-const callDefaults = new WeakMap<object, CallOptions>();
-
-export function setCallDefaults(context: RubikaContext, options: CallOptions): void {
-	callDefaults.set(context, options);
-}
-
 export async function sendWithRetries<T>(
 	context: RubikaContext,
 	label: string,
@@ -84,10 +77,9 @@ export async function sendWithRetries<T>(
 	interpret: (response: RawResponse) => T | Promise<T>,
 	{ gated = false } = {},
 ): Promise<T> {
-	const defaults = callDefaults.get(context);
-	const policy = { ...DEFAULT_RETRY_POLICY, ...defaults?.retry, ...options.retry };
-	const timeout = options.timeoutMs ?? defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const gate = gated ? (options.gate ?? defaults?.gate) : undefined;
+	const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const gate = gated ? options.gate : undefined;
 	let slept = 0;
 	let attempts = 0;
 	// Failed attempts that count against policy.maxAttempts: all of them, except rate-limit refusals under a gate.

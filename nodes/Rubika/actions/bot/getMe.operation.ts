@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 
 export const getMe: RubikaOperation = {
 	value: 'getMe',
@@ -9,8 +9,8 @@ export const getMe: RubikaOperation = {
 	action: 'Get bot info',
 	description: "Get the bot's ID, name, username and start message (getMe)",
 	properties: [],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
-		const { bot } = await callRubika(this, 'getMe', {}, { itemIndex });
+	async execute(this: IExecuteFunctions, _itemIndex: number, call: ItemCall) {
+		const { bot } = await callRubika(this, 'getMe', {}, call);
 		return { ...bot };
 	},
 };

@@ -5,7 +5,7 @@ import { callRubika } from '../../../shared/transport';
 import type { BotCommand } from '../../../shared/types';
 import { inputModeProperties } from '../../helpers/inputMode';
 import { readJson } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 
 const BUILDER_FIELD = 'Commands';
 const JSON_FIELD = 'Commands (JSON)';
@@ -142,7 +142,7 @@ export const setCommands: RubikaOperation = {
 			},
 		],
 	),
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const mode = this.getNodeParameter('commandsInput', itemIndex, 'builder') as string;
 		let commands: BotCommand[];
 		if (mode === 'json') {
@@ -151,7 +151,7 @@ export const setCommands: RubikaOperation = {
 			const value = this.getNodeParameter('commands', itemIndex, {}) as { command?: RawCommand[] };
 			commands = normalizeCommands(value.command ?? [], BUILDER_FIELD);
 		}
-		await callRubika(this, 'setCommands', { bot_commands: commands as unknown as IDataObject[] }, { itemIndex });
+		await callRubika(this, 'setCommands', { bot_commands: commands as unknown as IDataObject[] }, call);
 		return { bot_commands: commands as unknown as IDataObject[] };
 	},
 };

@@ -6,7 +6,7 @@ import { callRubika } from '../../../shared/transport';
 import { UPDATE_ENDPOINT_TYPES } from '../../../shared/types';
 import type { UpdateEndpointType } from '../../../shared/types';
 import { requireString } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 
 const URL_FIELD = 'URL';
 
@@ -49,7 +49,7 @@ export const updateBotEndpoints: RubikaOperation = {
 			description: 'Which events go to this URL; each type has its own URL',
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const url = requireString(this, 'url', itemIndex, URL_FIELD);
 		// Catch typos here; whether the address is acceptable (public, HTTPS) is Rubika's call.
 		let parsed: URL | undefined;
@@ -65,7 +65,7 @@ export const updateBotEndpoints: RubikaOperation = {
 		if (!(UPDATE_ENDPOINT_TYPES as readonly string[]).includes(type)) {
 			throw new InputError('Endpoint Type', `must be one of ${UPDATE_ENDPOINT_TYPES.join(', ')}, got "${type}"`);
 		}
-		const data = await callRubika(this, 'updateBotEndpoints', { url, type }, { itemIndex });
+		const data = await callRubika(this, 'updateBotEndpoints', { url, type }, call);
 		// The call itself succeeds either way: Rubika reports a refused address only in data.status.
 		if (data.status !== 'Done') {
 			const status = String(data.status ?? 'no status');

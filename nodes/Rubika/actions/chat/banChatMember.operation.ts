@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId, readUserId, userIdProperty } from './common';
 
 export const banChatMember: RubikaOperation = {
@@ -11,10 +11,10 @@ export const banChatMember: RubikaOperation = {
 	description:
 		'Remove a user from a group or channel; they cannot rejoin by invite link until unbanned. Owner and admins are not affected (banChatMember).',
 	properties: [chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…'), userIdProperty],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const userId = readUserId(this, itemIndex);
-		await callRubika(this, 'banChatMember', { chat_id: chatId, user_id: userId }, { itemIndex });
+		await callRubika(this, 'banChatMember', { chat_id: chatId, user_id: userId }, call);
 		return { chat_id: chatId, user_id: userId, banned: true };
 	},
 };

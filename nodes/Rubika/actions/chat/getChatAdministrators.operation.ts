@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 import { membersFromAnswer } from './members';
@@ -15,9 +15,9 @@ export const getChatAdministrators: RubikaOperation = {
 		'getChatAdministrators',
 	),
 	properties: [undocumentedNotice('getChatAdministrators'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…')],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
-		const data = await callRubika(this, 'getChatAdministrators', { chat_id: chatId }, { itemIndex });
+		const data = await callRubika(this, 'getChatAdministrators', { chat_id: chatId }, call);
 		return membersFromAnswer(data, chatId);
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId, readUserId, userIdProperty } from './common';
 import { memberFromAnswer } from './members';
@@ -15,10 +15,10 @@ export const getChatMember: RubikaOperation = {
 		'getChatMember',
 	),
 	properties: [undocumentedNotice('getChatMember'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…'), userIdProperty],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const userId = readUserId(this, itemIndex);
-		const data = await callRubika(this, 'getChatMember', { chat_id: chatId, user_id: userId }, { itemIndex });
+		const data = await callRubika(this, 'getChatMember', { chat_id: chatId, user_id: userId }, call);
 		return memberFromAnswer(data, chatId, userId);
 	},
 };

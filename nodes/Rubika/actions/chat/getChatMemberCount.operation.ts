@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 import { memberCountFromAnswer } from './members';
@@ -12,9 +12,9 @@ export const getChatMemberCount: RubikaOperation = {
 	action: 'Get the member count of a chat',
 	description: undocumentedDescription('Get how many members a group or channel has', 'getChatMemberCount'),
 	properties: [undocumentedNotice('getChatMemberCount'), chatIdProperty(MODERATED_CHAT_DESCRIPTION, 'g0…')],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
-		const data = await callRubika(this, 'getChatMemberCount', { chat_id: chatId }, { itemIndex });
+		const data = await callRubika(this, 'getChatMemberCount', { chat_id: chatId }, call);
 		return memberCountFromAnswer(data, chatId);
 	},
 };

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callRubika } from '../../../shared/transport';
 import { readSwitch } from '../../helpers/params';
 import { messageIdProperty, readMessageId } from '../message/common';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { PIN_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
@@ -24,13 +24,13 @@ export const pinChatMessage: RubikaOperation = {
 			description: 'Whether to pin silently, without notifying the members',
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
 		const body: IDataObject = { chat_id: chatId, message_id: messageId };
 		// Sent only when asked for, so Rubika's default applies otherwise.
 		if (readSwitch(this, 'disableNotification', itemIndex, 'Disable Notification', false)) body.disable_notification = true;
-		await callRubika(this, 'pinChatMessage', body, { itemIndex });
+		await callRubika(this, 'pinChatMessage', body, call);
 		return { chat_id: chatId, message_id: messageId, pinned: true };
 	},
 };

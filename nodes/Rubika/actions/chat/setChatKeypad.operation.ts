@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { callRubika } from '../../../shared/transport';
 import { chatKeypadProperties, readChatKeypad } from '../../helpers/keypadFields';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { ANY_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
 /**
@@ -25,7 +25,7 @@ export const setChatKeypad: RubikaOperation = {
 	description:
 		'Show buttons in place of the keyboard, replacing any earlier chat keypad; a tap sends the button text as a message (editChatKeypad New)',
 	properties: [chatIdProperty(ANY_CHAT_DESCRIPTION, 'b0…'), ...setKeypadProperties()],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const { chat_keypad: keypad } = readChatKeypad.call(this, itemIndex);
 		const body: IDataObject = {
@@ -33,7 +33,7 @@ export const setChatKeypad: RubikaOperation = {
 			chat_keypad_type: 'New',
 			chat_keypad: keypad as unknown as IDataObject,
 		};
-		await callRubika(this, 'editChatKeypad', body, { itemIndex });
+		await callRubika(this, 'editChatKeypad', body, call);
 		return { chat_id: chatId, chat_keypad: keypad as unknown as IDataObject };
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { PIN_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
@@ -11,9 +11,9 @@ export const unpinAllChatMessages: RubikaOperation = {
 	action: 'Unpin all messages',
 	description: undocumentedDescription('Unpin every pinned message of a chat', 'unpinAllChatMessages'),
 	properties: [undocumentedNotice('unpinAllChatMessages'), chatIdProperty(PIN_CHAT_DESCRIPTION, 'g0…')],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
-		await callRubika(this, 'unpinAllChatMessages', { chat_id: chatId }, { itemIndex });
+		await callRubika(this, 'unpinAllChatMessages', { chat_id: chatId }, call);
 		return { chat_id: chatId, all_unpinned: true };
 	},
 };

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import { messageIdProperty, readMessageId } from '../message/common';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { PIN_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
@@ -16,10 +16,10 @@ export const unpinChatMessage: RubikaOperation = {
 		chatIdProperty(PIN_CHAT_DESCRIPTION, 'g0…'),
 		messageIdProperty('The pinned message to unpin'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
-		await callRubika(this, 'unpinChatMessage', { chat_id: chatId, message_id: messageId }, { itemIndex });
+		await callRubika(this, 'unpinChatMessage', { chat_id: chatId, message_id: messageId }, call);
 		return { chat_id: chatId, message_id: messageId, pinned: false };
 	},
 };

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
-import { callRubika } from '../../../shared/transport';
+import { callAnyMethod } from '../../../shared/transport';
 import { readJsonObject, requireString } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 
 const METHOD_FIELD = 'Method';
 const BODY_FIELD = 'Body (JSON)';
@@ -39,13 +39,13 @@ export const callMethod: RubikaOperation = {
 			description: 'The request body as a JSON object. Keep IDs as strings.',
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const method = requireString(this, 'method', itemIndex, METHOD_FIELD);
 		if (!METHOD_NAME.test(method)) {
 			throw new InputError(METHOD_FIELD, `"${method}" is not a method name; use letters only, such as getChat`);
 		}
 		const body = readJsonObject(this, 'body', itemIndex, BODY_FIELD) as IDataObject;
-		const data = (await callRubika(this, method, body, { itemIndex })) as unknown;
+		const data = await callAnyMethod(this, method, body, call);
 		// `data` is an object for every known method; anything else is wrapped so it still makes one item.
 		if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ...(data as IDataObject) };
 		return { data: data as IDataObject };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadFile } from '../../../shared/downloads';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { fileIdProperty, readBinaryPropertyName, readFileId } from './common';
 
 const OUTPUT_FIELD = 'Put Output File in Field';
@@ -47,7 +47,7 @@ export const download: RubikaOperation = {
 			],
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall): Promise<INodeExecutionData[]> {
 		const fileId = readFileId(this, itemIndex);
 		const propertyName = readBinaryPropertyName(this, itemIndex, OUTPUT_FIELD);
 		const options = this.getNodeParameter('downloadOptions', itemIndex, {}) as IDataObject;
@@ -58,7 +58,7 @@ export const download: RubikaOperation = {
 				fileName: typeof options.fileName === 'string' ? options.fileName.trim() : undefined,
 				mimeType: typeof options.mimeType === 'string' ? options.mimeType.trim() : undefined,
 			},
-			itemIndex,
+			call,
 		);
 		return [
 			{

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { describeUpload, readPendingUpload, uploadFileNameOption } from './common';
 
 export const upload: RubikaOperation = {
@@ -22,9 +22,9 @@ export const upload: RubikaOperation = {
 			options: [uploadFileNameOption],
 		},
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const upload = await readPendingUpload(this, itemIndex);
-		const fileId = await uploadFile(this, itemIndex, upload.source, upload.type);
+		const fileId = await uploadFile(this, call, upload.source, upload.type);
 		return { file_id: fileId, ...describeUpload(upload) };
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, messageIdProperty, readChatId, readMessageId } from './common';
 
 export const deleteMessage: RubikaOperation = {
@@ -13,10 +13,10 @@ export const deleteMessage: RubikaOperation = {
 		chatIdProperty('Chat that holds the message'),
 		messageIdProperty('ID of the message to delete'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
-		const data = await callRubika(this, 'deleteMessage', { chat_id: chatId, message_id: messageId }, { itemIndex });
+		const data = await callRubika(this, 'deleteMessage', { chat_id: chatId, message_id: messageId }, call);
 		return { ...data, chat_id: chatId, message_id: messageId, deleted: true };
 	},
 };

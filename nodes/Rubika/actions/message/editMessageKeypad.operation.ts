@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import { INLINE_KEYPAD_FIELD, inlineKeypadProperties, readInlineKeypad } from '../../helpers/keypadFields';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, messageIdProperty, readChatId, readMessageId } from './common';
 
 export const editMessageKeypad: RubikaOperation = {
@@ -16,7 +16,7 @@ export const editMessageKeypad: RubikaOperation = {
 		messageIdProperty('ID of the message whose buttons change; the bot can only edit its own messages'),
 		...inlineKeypadProperties({ required: true }),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
 		const inlineKeypad = readInlineKeypad.call(this, itemIndex);
@@ -28,7 +28,7 @@ export const editMessageKeypad: RubikaOperation = {
 			inline_keypad: inlineKeypad as unknown as IDataObject,
 		};
 		// Every library posts to editMessageKeypad; the docs' editInlineKeypad is a doc bug (facts §8).
-		const data = await callRubika(this, 'editMessageKeypad', body, { itemIndex });
+		const data = await callRubika(this, 'editMessageKeypad', body, call);
 		return { ...data, chat_id: chatId, message_id: messageId };
 	},
 };

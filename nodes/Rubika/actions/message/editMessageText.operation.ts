@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, messageIdProperty, messageTextProperties, readChatId, readMessageId, readMessageText } from './common';
 
 export const editMessageText: RubikaOperation = {
@@ -14,14 +14,14 @@ export const editMessageText: RubikaOperation = {
 		messageIdProperty('ID of the message to edit; the bot can only edit its own messages'),
 		...messageTextProperties('The new text. Earlier formatting is dropped; set Formatting to format the new text.'),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
 		const { text, metadata } = readMessageText(this, itemIndex);
 		// metadata only when formatting produced parts: a plain edit sends exactly the documented fields.
 		const body: IDataObject = { chat_id: chatId, message_id: messageId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
-		const data = await callRubika(this, 'editMessageText', body, { itemIndex });
+		const data = await callRubika(this, 'editMessageText', body, call);
 		return { ...data, chat_id: chatId, message_id: messageId };
 	},
 };

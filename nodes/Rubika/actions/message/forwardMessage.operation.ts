@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import { idProperty, requireId } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { MESSAGE_ID_FIELD, messageIdProperty, readDisableNotification, sendOptionsProperty } from './common';
 
 function readToChatId(context: IExecuteFunctions, itemIndex: number): string {
@@ -21,7 +21,7 @@ export const forwardMessage: RubikaOperation = {
 		sendOptionsProperty('forward'),
 	],
 	recipient: readToChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const fromChatId = requireId(this, 'fromChatId', itemIndex, 'From Chat ID');
 		const messageId = requireId(this, 'messageId', itemIndex, MESSAGE_ID_FIELD);
 		const toChatId = readToChatId(this, itemIndex);
@@ -31,7 +31,7 @@ export const forwardMessage: RubikaOperation = {
 			to_chat_id: toChatId,
 			...readDisableNotification(this, itemIndex),
 		};
-		const data = await callRubika(this, 'forwardMessage', body, { itemIndex });
+		const data = await callRubika(this, 'forwardMessage', body, call);
 		// message_id and chat_id name the new message the way every send operation does, so an Edit or
 		// Delete node after this one works unchanged.
 		return {

@@ -13,7 +13,7 @@ import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
 import { responseFormFields } from '../../waiting/webhook';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
 export const MESSAGE_FIELD = 'Message';
@@ -176,7 +176,7 @@ export const sendAndWait: RubikaOperation = {
 		'Send a message with links to approve, decline or answer in a form, and pause the workflow until the person answers',
 	waitsForResponse: true,
 	properties,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -192,7 +192,7 @@ export const sendAndWait: RubikaOperation = {
 		const linksAs = (options.linksAs as LinksAs | undefined) ?? 'buttonsOrText';
 
 		const send = async (as: 'buttons' | 'text') =>
-			await callRubika(this, 'sendMessage', { ...base, ...messageWithLinks(text, metadata?.meta_data_parts ?? [], links, as) }, { itemIndex });
+			await callRubika(this, 'sendMessage', { ...base, ...messageWithLinks(text, metadata?.meta_data_parts ?? [], links, as) }, call);
 		let shownAs: 'buttons' | 'text' = linksAs === 'text' ? 'text' : 'buttons';
 		const first = await send(shownAs).then(
 			(data) => ({ data }),

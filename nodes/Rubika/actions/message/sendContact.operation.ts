@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import { readString, requireString } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendContact: RubikaOperation = {
@@ -42,7 +42,7 @@ export const sendContact: RubikaOperation = {
 		...sendExtrasProperties(),
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const firstName = requireString(this, 'firstName', itemIndex, 'First Name');
 		const lastName = readString(this, 'lastName', itemIndex, 'Last Name').trim();
@@ -58,7 +58,7 @@ export const sendContact: RubikaOperation = {
 			phone_number: phoneNumber,
 			...readSendExtras(this, itemIndex),
 		};
-		const data = await callRubika(this, 'sendContact', body, { itemIndex });
+		const data = await callRubika(this, 'sendContact', body, call);
 		return { ...data, chat_id: chatId, first_name: firstName, last_name: lastName, phone_number: phoneNumber };
 	},
 };

@@ -6,7 +6,7 @@ import { formattingProperties, readFormattedText } from '../../helpers/formattin
 import { callRubika } from '../../../shared/transport';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 const fromBinary = { fileSource: ['binary'] };
@@ -65,7 +65,7 @@ export const sendFile: RubikaOperation = {
 		},
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		// Everything is read and checked first: a bad field must not leave an uploaded file behind.
 		const chatId = readChatId(this, itemIndex);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'caption');
@@ -81,13 +81,13 @@ export const sendFile: RubikaOperation = {
 			throw new InputError('File Source', `must be Binary Data or File ID; got "${fileSource}"`);
 		}
 
-		if (upload) fileId = await uploadFile(this, itemIndex, upload.source, upload.type);
+		if (upload) fileId = await uploadFile(this, call, upload.source, upload.type);
 		const body: IDataObject = { chat_id: chatId, file_id: fileId };
 		// A caption of only spaces is no caption; sendFile's text is optional.
 		if (text.trim() !== '') body.text = text;
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, extras);
-		const data = await callRubika(this, 'sendFile', body, { itemIndex });
+		const data = await callRubika(this, 'sendFile', body, call);
 		return { ...data, chat_id: chatId, file_id: fileId, ...(upload ? describeUpload(upload) : {}), ...(body.text === undefined ? {} : { text: body.text }) };
 	},
 };

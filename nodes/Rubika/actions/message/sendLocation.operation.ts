@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendLocation: RubikaOperation = {
@@ -33,12 +33,12 @@ export const sendLocation: RubikaOperation = {
 		...sendExtrasProperties(),
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const latitude = readCoordinate(this.getNodeParameter('latitude', itemIndex, '') as unknown, 'Latitude', 90);
 		const longitude = readCoordinate(this.getNodeParameter('longitude', itemIndex, '') as unknown, 'Longitude', 180);
 		const body: IDataObject = { chat_id: chatId, latitude, longitude, ...readSendExtras(this, itemIndex) };
-		const data = await callRubika(this, 'sendLocation', body, { itemIndex });
+		const data = await callRubika(this, 'sendLocation', body, call);
 		return { ...data, chat_id: chatId, latitude, longitude };
 	},
 };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, messageTextProperties, readChatId, readMessageText, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendMessage: RubikaOperation = {
@@ -15,13 +15,13 @@ export const sendMessage: RubikaOperation = {
 		...sendExtrasProperties(),
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const { text, metadata } = readMessageText(this, itemIndex);
 		const body: IDataObject = { chat_id: chatId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;
 		Object.assign(body, readSendExtras(this, itemIndex));
-		const data = await callRubika(this, 'sendMessage', body, { itemIndex });
+		const data = await callRubika(this, 'sendMessage', body, call);
 		// What was sent, beside the ids: the text as it went out (after Markdown), for the next node and the reader.
 		return { ...data, chat_id: chatId, text };
 	},

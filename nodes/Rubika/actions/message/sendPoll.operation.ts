@@ -5,7 +5,7 @@ import { parseJsonField } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
 import { inputModeProperties } from '../../helpers/inputMode';
 import { parameter, readInteger, readSwitch, requireString, textOf } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { UNDOCUMENTED_NOTE } from '../undocumented';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
@@ -84,7 +84,7 @@ export const sendPoll: RubikaOperation = {
 		...sendExtrasProperties(),
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const question = requireString(this, 'question', itemIndex, 'Question', { keepSpaces: true });
 		const mode = this.getNodeParameter('pollOptionsMode', itemIndex, 'list') as string;
@@ -94,7 +94,7 @@ export const sendPoll: RubikaOperation = {
 				: listOptions(this.getNodeParameter('pollOptions', itemIndex, {}) as { option?: Array<{ text?: unknown }> });
 		const kind = readPollKind(this, itemIndex, options.length);
 		const body: IDataObject = { chat_id: chatId, question, options, ...kind, ...readSendExtras(this, itemIndex) };
-		const data = await callRubika(this, 'sendPoll', body, { itemIndex });
+		const data = await callRubika(this, 'sendPoll', body, call);
 		return { ...data, chat_id: chatId, question, options, ...kind };
 	},
 };

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import { idProperty, requireId } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
@@ -25,11 +25,11 @@ export const sendSticker: RubikaOperation = {
 		...sendExtrasProperties(),
 	],
 	recipient: readChatId,
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const stickerId = requireId(this, 'stickerId', itemIndex, STICKER_ID_FIELD);
 		const body: IDataObject = { chat_id: chatId, sticker_id: stickerId, ...readSendExtras(this, itemIndex) };
-		const data = await callRubika(this, 'sendSticker', body, { itemIndex });
+		const data = await callRubika(this, 'sendSticker', body, call);
 		return { ...data, chat_id: chatId, sticker_id: stickerId };
 	},
 };

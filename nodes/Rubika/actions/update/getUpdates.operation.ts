@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { optionsCollection } from '../../../shared/descriptions';
 import { callRubika } from '../../../shared/transport';
 import { optionalId, readInteger } from '../../helpers/params';
-import type { RubikaOperation } from '../types';
+import type { ItemCall, RubikaOperation } from '../types';
 
 /** What every output item carries: where a later run continues (the `offset_id` to pass next time). */
 export const NEXT_OFFSET_KEY = '_next_offset_id';
@@ -67,7 +67,7 @@ export const getUpdates: RubikaOperation = {
 			},
 		]),
 	],
-	async execute(this: IExecuteFunctions, itemIndex: number) {
+	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const startOffset = optionalId(this, 'offsetId', itemIndex, 'Offset ID');
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? Infinity : readInteger(this, 'limit', itemIndex, 'Limit', { min: 1, fallback: 50 });
@@ -92,7 +92,7 @@ export const getUpdates: RubikaOperation = {
 			if (wanted <= 0) break;
 			const body: IDataObject = { limit: wanted };
 			if (cursor !== undefined) body.offset_id = cursor;
-			const data = await callRubika(this, 'getUpdates', body, { itemIndex });
+			const data = await callRubika(this, 'getUpdates', body, call);
 			const page = Array.isArray(data.updates) ? (data.updates as unknown as IDataObject[]) : [];
 			for (const update of page) {
 				if (updates.length >= limit) break;
