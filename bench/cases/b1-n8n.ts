@@ -103,7 +103,10 @@ caseMain<Input, B1N8nResult>(async (input) => {
 				const [latest] = (await world.waitForExecutions(WORKFLOWS[variant].id, { count: done[variant], timeoutMs: 600_000 })).slice(-1);
 				const task = latest.data?.resultData?.runData?.[SEND]?.[0];
 				const sent = (await world.admin.requests('sendMessage')).filter((r: { status?: string }) => r.status === 'OK').length;
-				if (latest.status !== 'success' || sent !== input.items) throw new Error(`${variant}: execution ${latest.status}, ${sent} of ${input.items} sent`);
+				if (latest.status !== 'success' || sent !== input.items) {
+					const why = latest.data?.resultData?.error?.message ?? 'no error recorded';
+					throw new Error(`${variant}: execution ${latest.status} (${why}), ${sent} of ${input.items} sent`);
+				}
 				if (round > 0) runs[variant].push(task.executionTime);
 				log(`${variant}: ${task.executionTime} ms`);
 			}
