@@ -14,13 +14,14 @@ export interface RunSettings {
 }
 
 /**
- * Runs one operation over all input items: optionally concurrent (for broadcasts), output in input order, every output item paired with its input item, and "Continue On Fail" handled per item.
+ * Runs one operation over all input items: optionally concurrent (for broadcasts), output in input order,
+ * every output item paired with its input item, and "Continue On Fail" handled per item.
  * Send operations skip the chats already sent under the item's campaign (Skip Chats Already Sent) and
  * record each delivery as it happens; the record is complete before this returns or throws.
  *
  * Max Requests per Second is not enforced here but by the execution's rate-limit gate
- * (../shared/rateLimit.ts, in `settings.calls`), per request: parallel items, retries and items with several requests share one
- * pace there, and items that send nothing take no place in it.
+ * (../shared/rateLimit.ts, in `settings.calls`), per request: parallel items, retries and items with several
+ * requests share one pace there, and items that send nothing take no place in it.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,

@@ -4,7 +4,7 @@ import { InputError } from '../../../shared/errors';
 import { parseJsonField } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
 import { inputModeProperties } from '../../helpers/inputMode';
-import { parameter, readInteger, readSwitch, requireString, textOf } from '../../helpers/params';
+import { readInteger, readString, readSwitch, requireString } from '../../helpers/params';
 import type { ItemCall, RubikaOperation } from '../types';
 import { UNDOCUMENTED_NOTE } from '../undocumented';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
@@ -162,7 +162,7 @@ function pollKindProperties(): INodeProperties[] {
 /** The poll's kind as request fields: only what differs from an anonymous single-answer regular poll. */
 function readPollKind(context: IExecuteFunctions, itemIndex: number, answerCount: number): IDataObject {
 	const fields: IDataObject = {};
-	const type = textOf(parameter(context, 'pollType', itemIndex, 'regular'), POLL_TYPE_FIELD).trim().toLowerCase();
+	const type = readString(context, 'pollType', itemIndex, POLL_TYPE_FIELD).trim().toLowerCase() || 'regular';
 	if (type !== 'regular' && type !== 'quiz') {
 		throw new InputError(POLL_TYPE_FIELD, `must be regular or quiz, got "${type}"`);
 	}
@@ -173,7 +173,7 @@ function readPollKind(context: IExecuteFunctions, itemIndex: number, answerCount
 		}
 		fields.type = 'Quiz';
 		fields.correct_option_index = correct - 1;
-		const explanation = textOf(parameter(context, 'explanation', itemIndex, ''), EXPLANATION_FIELD).trim();
+		const explanation = readString(context, 'explanation', itemIndex, EXPLANATION_FIELD).trim();
 		if (explanation !== '') fields.explanation = explanation;
 	} else if (readSwitch(context, 'allowMultipleAnswers', itemIndex, 'Allow Multiple Answers', false)) {
 		fields.allows_multiple_answers = true;
