@@ -9,42 +9,35 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { triggerProperties } from './description';
+import { triggerVersionDescription } from './description';
 import { DEFAULT_MAX_UPDATES_PER_POLL, MAX_UPDATES_PER_POLL_LIMIT, runPoll } from './poller';
 
 export class RubikaTriggerV1 implements INodeType {
 	description: INodeTypeDescription;
 
 	constructor(baseDescription: INodeTypeBaseDescription) {
-		this.description = {
-			...baseDescription,
+		this.description = triggerVersionDescription(baseDescription, {
 			version: 1,
 			subtitle:
 				'={{"Poll: " + ($parameter["updateTypes"].length ? $parameter["updateTypes"].join(", ") : "all updates")}}',
 			description:
 				'Starts the workflow when your Rubika bot receives messages or other updates (polling, no public URL needed)',
-			defaults: { name: 'Rubika Trigger' },
 			polling: true,
-			inputs: [],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: 'rubikaApi', required: true }],
-			properties: triggerProperties(
+			notice:
 				'Polls Rubika for new updates on the schedule below (every minute at the most frequent). For answers within a second, add a new Rubika Trigger: new nodes read updates continuously. If this bot also has a webhook registered (for example by a Rubika Webhook Trigger), Rubika may deliver updates there instead.',
-				[
-					{
-						displayName: 'Max Updates per Poll',
-						name: 'maxUpdatesPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MAX_UPDATES_PER_POLL_LIMIT },
-						default: DEFAULT_MAX_UPDATES_PER_POLL,
-						description:
-							'Most updates read from Rubika in one poll (filtered ones included). The rest waits for the next poll.',
-					},
-				],
-			),
-		};
+			options: [
+				{
+					displayName: 'Max Updates per Poll',
+					name: 'maxUpdatesPerPoll',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_UPDATES_PER_POLL_LIMIT },
+					default: DEFAULT_MAX_UPDATES_PER_POLL,
+					description:
+						'Most updates read from Rubika in one poll (filtered ones included). The rest waits for the next poll.',
+				},
+			],
+		});
 	}
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -9,9 +9,8 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { triggerProperties } from './description';
+import { triggerVersionDescription } from './description';
 import {
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
@@ -24,38 +23,32 @@ export class RubikaTriggerV2 implements INodeType {
 	description: INodeTypeDescription;
 
 	constructor(baseDescription: INodeTypeBaseDescription) {
-		this.description = {
-			...baseDescription,
+		this.description = triggerVersionDescription(baseDescription, {
 			version: 2,
 			subtitle: '={{$parameter["updateTypes"].length ? $parameter["updateTypes"].join(", ") : "all updates"}}',
-			defaults: { name: 'Rubika Trigger' },
-			inputs: [],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: 'rubikaApi', required: true }],
-			properties: triggerProperties(
+			notice:
 				'Reads new updates from Rubika about once a second, so n8n needs no public address. Each update starts its own execution. Inline keypad taps reach only a webhook: use the Rubika Webhook Trigger for those. If this bot also has a webhook registered, Rubika may deliver updates there instead.',
-				[
-					{
-						displayName: 'Interval (Seconds)',
-						name: 'interval',
-						type: 'number',
-						typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
-						default: DEFAULT_INTERVAL_SECONDS,
-						description:
-							'How long to wait before asking Rubika again when it had nothing new. While updates keep coming, the next request goes out at once.',
-					},
-					{
-						displayName: 'Idle Interval (Seconds)',
-						name: 'idleInterval',
-						type: 'number',
-						typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
-						default: DEFAULT_IDLE_INTERVAL_SECONDS,
-						description:
-							'The wait used instead of Interval once the bot has had no update for five minutes, to save requests while nobody writes. Set it equal to Interval to never slow down.',
-					},
-				],
-			),
-		};
+			options: [
+				{
+					displayName: 'Interval (Seconds)',
+					name: 'interval',
+					type: 'number',
+					typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
+					default: DEFAULT_INTERVAL_SECONDS,
+					description:
+						'How long to wait before asking Rubika again when it had nothing new. While updates keep coming, the next request goes out at once.',
+				},
+				{
+					displayName: 'Idle Interval (Seconds)',
+					name: 'idleInterval',
+					type: 'number',
+					typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
+					default: DEFAULT_IDLE_INTERVAL_SECONDS,
+					description:
+						'The wait used instead of Interval once the bot has had no update for five minutes, to save requests while nobody writes. Set it equal to Interval to never slow down.',
+				},
+			],
+		});
 	}
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {

@@ -2,7 +2,8 @@
  * The parts of Rubika Trigger's panel that both versions show: what starts the workflow, where the first
  * activation starts, the filters, and the options that read getUpdates the same way.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
@@ -66,13 +67,41 @@ export const pageSizeOption: INodeProperties = {
 	description: 'How many updates to ask Rubika for in one getUpdates request',
 };
 
-/** The properties every version shows in this order, with its own notice first and its own options last. */
-export function triggerProperties(notice: string, options: INodeProperties[]): INodeProperties[] {
-	return [
-		{ displayName: notice, name: 'notice', type: 'notice', default: '' },
-		updateTypesProperty,
-		firstActivationProperty,
-		updateFiltersProperty,
-		optionsCollection([downloadFilesOption(), onRejectedPositionOption, ...options, pageSizeOption, binaryPropertyNameOption]),
-	];
+/** What one version of the trigger says about itself beyond what every version shares. */
+export interface TriggerVersion {
+	version: number;
+	subtitle: string;
+	/** The node's one-line description where this version's differs from the base's. */
+	description?: string;
+	/** The notice at the top of the panel: how this version reads updates. */
+	notice: string;
+	/** This version's own options, shown among the shared ones. */
+	options: INodeProperties[];
+	/** Version 1 runs on n8n's poll schedule. */
+	polling?: true;
+}
+
+/**
+ * A version's whole description: the node's base description, no inputs, one output, the Rubika credential,
+ * and the panel every version shows in this order (its own notice first, its own options among the shared).
+ */
+export function triggerVersionDescription(base: INodeTypeBaseDescription, own: TriggerVersion): INodeTypeDescription {
+	return {
+		...base,
+		version: own.version,
+		subtitle: own.subtitle,
+		...(own.description ? { description: own.description } : {}),
+		defaults: { name: 'Rubika Trigger' },
+		...(own.polling ? { polling: true } : {}),
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		properties: [
+			{ displayName: own.notice, name: 'notice', type: 'notice', default: '' },
+			updateTypesProperty,
+			firstActivationProperty,
+			updateFiltersProperty,
+			optionsCollection([downloadFilesOption(), onRejectedPositionOption, ...own.options, pageSizeOption, binaryPropertyNameOption]),
+		],
+	};
 }

@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/descriptions';
+import { optionsCollection, sortedByName } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
@@ -95,7 +95,7 @@ const endpointOptions: Array<{ name: string; value: UpdateEndpointType; descript
 /** The polling trigger's Update Types, plus the two kinds of event only a webhook receives. */
 const webhookUpdateTypes: INodeProperties = {
 	...updateTypesProperty,
-	options: [
+	options: sortedByName([
 		...(updateTypesProperty.options ?? []),
 		{
 			name: 'Inline Keypad Tap',
@@ -108,7 +108,7 @@ const webhookUpdateTypes: INodeProperties = {
 			description:
 				'A body that is neither an update nor an inline keypad tap, e.g. from ReceiveQuery; the raw body is in "update"',
 		},
-	].sort((a, b) => a.name.localeCompare(b.name)),
+	]),
 	default: ['NewMessage', INLINE_MESSAGE_TYPE],
 };
 

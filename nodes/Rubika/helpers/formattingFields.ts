@@ -2,8 +2,9 @@
  * The Formatting fields of a text (None, Markdown, Builder or JSON) and the reader that turns the text and
  * its formatting into request fields, checked against the text.
  */
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { optionsNamedByValue } from '../../shared/descriptions';
 import { InputError } from '../../shared/errors';
 import { markdownToRubika } from '../../shared/markdown';
 import { parseMetadataJson, validateMetadataParts } from '../../shared/metadata';
@@ -17,9 +18,7 @@ const PARTS_FIELD = 'Formatting Parts';
 const JSON_FIELD = 'Formatting (JSON)';
 const MARKDOWN_FIELD = 'Formatting (Markdown)';
 
-const METADATA_TYPE_OPTIONS: INodePropertyOptions[] = METADATA_TYPES.map((type) => ({ name: type, value: type })).sort((a, b) =>
-	a.name.localeCompare(b.name),
-);
+const METADATA_TYPE_OPTIONS = optionsNamedByValue(METADATA_TYPES);
 
 /**
  * Formatting of a text field. Fields: `formatting` ('none' | 'markdown' | 'builder' | 'json'; default

@@ -2,8 +2,9 @@
  * The keypad builder: rows of buttons, each with its type (what it does in the Rubika app) and the settings
  * that type needs. Both the inline and the chat keypad fields (keypadFields.ts) use it.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsNamedByValue } from '../../shared/descriptions';
 import { BUTTON_TYPES } from '../../shared/types';
 
 /** What each button type does in the Rubika app, and what it needs besides a text (facts §2, §3). */
@@ -32,11 +33,7 @@ const BUTTON_TYPE_DESCRIPTIONS: Record<(typeof BUTTON_TYPES)[number], string> = 
 	Barcode: 'Opens the barcode scanner',
 };
 
-const BUTTON_TYPE_OPTIONS: INodePropertyOptions[] = BUTTON_TYPES.map((type) => ({
-	name: type,
-	value: type,
-	description: BUTTON_TYPE_DESCRIPTIONS[type],
-})).sort((a, b) => a.name.localeCompare(b.name));
+const BUTTON_TYPE_OPTIONS = optionsNamedByValue(BUTTON_TYPES, BUTTON_TYPE_DESCRIPTIONS);
 
 /**
  * The builder's rows → buttons collection. Stored by n8n as

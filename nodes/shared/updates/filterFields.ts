@@ -2,8 +2,9 @@
  * The filter parameters both triggers show: Update Types and the Filters collection, whose values
  * filters.ts reads. Names and defaults are part of saved workflows: never change them.
  */
-import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import { sortedByName } from '../descriptions';
 import type { ChatKind, ContentKind } from './item';
 
 /** Each chat kind's option: [name, description]. */
@@ -30,9 +31,9 @@ function kindFilter<T extends string>(
 	labels: Record<T, [string, string]>,
 	description: string,
 ): INodeProperties {
-	const options: INodePropertyOptions[] = Object.entries<[string, string]>(labels)
-		.map(([value, [label, detail]]) => ({ name: label, value, description: detail }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	const options = sortedByName(
+		Object.entries<[string, string]>(labels).map(([value, [label, detail]]) => ({ name: label, value, description: detail })),
+	);
 	return { displayName, name, type: 'multiOptions', options, default: [], description };
 }
 

@@ -1,3 +1,4 @@
+import { sortedByName } from '../../../shared/descriptions';
 import type { RubikaOperation, RubikaResource } from '../types';
 import { getMe } from './getMe.operation';
 import { setCommands } from './setCommands.operation';
@@ -9,6 +10,5 @@ export const botResource: RubikaResource = {
 	value: 'bot',
 	name: 'Bot',
 	description: "The bot's own profile, commands and endpoints",
-	// Alphabetical in the Operation dropdown, as everywhere in the node.
-	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
+	operations: sortedByName(operations),
 };

@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { optionsNamedByValue } from '../../../shared/descriptions';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import { UPDATE_ENDPOINT_TYPES } from '../../../shared/types';
@@ -18,11 +19,7 @@ const TYPE_DESCRIPTIONS: Record<UpdateEndpointType, string> = {
 	SearchSelectionItems: 'Searches inside a selection button',
 };
 
-const TYPE_OPTIONS: INodePropertyOptions[] = UPDATE_ENDPOINT_TYPES.map((type) => ({
-	name: type,
-	value: type,
-	description: TYPE_DESCRIPTIONS[type],
-})).sort((a, b) => a.name.localeCompare(b.name));
+const TYPE_OPTIONS = optionsNamedByValue(UPDATE_ENDPOINT_TYPES, TYPE_DESCRIPTIONS);
 
 export const updateBotEndpoints: RubikaOperation = {
 	value: 'updateBotEndpoints',

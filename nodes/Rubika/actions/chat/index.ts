@@ -1,3 +1,4 @@
+import { sortedByName } from '../../../shared/descriptions';
 import type { RubikaOperation, RubikaResource } from '../types';
 import { banChatMember } from './banChatMember.operation';
 import { getChat } from './getChat.operation';
@@ -30,6 +31,5 @@ export const chatResource: RubikaResource = {
 	name: 'Chat',
 	description: 'Chat details, members, pinned messages and the chat keypad',
 	defaultOperation: getChat.value,
-	// Alphabetical in the Operation dropdown, as everywhere in the node.
-	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
+	operations: sortedByName(operations),
 };

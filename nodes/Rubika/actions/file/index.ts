@@ -1,3 +1,4 @@
+import { sortedByName } from '../../../shared/descriptions';
 import type { RubikaOperation, RubikaResource } from '../types';
 import { download } from './download.operation';
 import { getDownloadUrl } from './getDownloadUrl.operation';
@@ -9,6 +10,5 @@ export const fileResource: RubikaResource = {
 	value: 'file',
 	name: 'File',
 	description: 'Upload files, get their download address, or download them as binary data',
-	// Alphabetical in the Operation dropdown, as everywhere in the node.
-	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
+	operations: sortedByName(operations),
 };

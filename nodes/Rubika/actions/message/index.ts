@@ -1,3 +1,4 @@
+import { sortedByName } from '../../../shared/descriptions';
 import type { RubikaOperation, RubikaResource } from '../types';
 import { deleteMessage } from './deleteMessage.operation';
 import { editMessageKeypad } from './editMessageKeypad.operation';
@@ -30,6 +31,5 @@ export const messageResource: RubikaResource = {
 	name: 'Message',
 	description: 'Send, forward, edit and delete messages',
 	defaultOperation: sendMessage.value,
-	// Alphabetical in the Operation dropdown, as everywhere in the node.
-	operations: operations.sort((a, b) => a.name.localeCompare(b.name)),
+	operations: sortedByName(operations),
 };
