@@ -1,0 +1,57 @@
+// The dropdowns the nodes build from a list in code (the Operation dropdowns, button types, formatting types,
+// endpoint types, update types, filter kinds) show their choices alphabetically, as n8n's lint rule asks of
+// the lists it can see. The lint reads only literal lists; this walks the descriptions n8n loads.
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
+import { Rubika } from '../../nodes/Rubika/Rubika.node';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
+import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+
+type Choice = INodePropertyOptions | INodeProperties | INodePropertyCollection;
+
+/** Every options and multiOptions parameter, nested ones included, with the path that leads to it. */
+function dropdowns(properties: readonly INodeProperties[], path: string[] = []): Array<{ path: string; names: string[] }> {
+	const found: Array<{ path: string; names: string[] }> = [];
+	for (const property of properties) {
+		const here = [...path, property.name];
+		const choices = (property.options ?? []) as Choice[];
+		if (property.type === 'options' || property.type === 'multiOptions') {
+			found.push({ path: here.join('.'), names: choices.map((choice) => String(choice.name)) });
+		}
+		for (const choice of choices) {
+			if ('values' in choice) found.push(...dropdowns(choice.values, [...here, choice.name]));
+			else if ('type' in choice) found.push(...dropdowns([choice], here));
+		}
+	}
+	return found;
+}
+
+const descriptions: Record<string, INodeTypeDescription> = {
+	Rubika: new Rubika().description,
+	'Rubika Trigger v1': new RubikaTrigger().nodeVersions[1].description,
+	'Rubika Trigger v2': new RubikaTrigger().nodeVersions[2].description,
+	'Rubika Webhook Trigger': new RubikaWebhookTrigger().description,
+};
+
+/**
+ * The dropdowns built from a list in code, by the last part of their path. The other dropdowns are literal
+ * lists ordered by hand, most with the usual choice first (Web Address, None, Start From Now).
+ */
+const BUILT_IN_CODE = ['operation', 'type', 'endpointType', 'endpoints', 'updateTypes', 'chatTypes', 'contentKinds'];
+
+const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+const lastPart = (path: string) => path.split('.').at(-1) ?? '';
+
+test.each(Object.entries(descriptions))('%s: the dropdowns built in code list their choices alphabetically', (_node, description) => {
+	const lists = dropdowns(description.properties).filter((list) => BUILT_IN_CODE.includes(lastPart(list.path)));
+	expect(lists.length).toBeGreaterThan(0);
+	for (const list of lists) expect({ path: list.path, names: list.names }).toEqual({ path: list.path, names: sorted(list.names) });
+});
+
+test('each kind of list built in code is among those checked', () => {
+	const checked = Object.values(descriptions).flatMap((description) => dropdowns(description.properties));
+	for (const name of BUILT_IN_CODE) expect({ name, found: checked.some((list) => lastPart(list.path) === name) }).toEqual({ name, found: true });
+	expect(checked.filter((list) => list.path === 'operation').map((list) => list.names.length).sort((a, b) => a - b)).toEqual([1, 1, 3, 3, 11, 11]);
+	const buttonTypes = checked.find((list) => list.names.includes('AskMyPhoneNumber'));
+	expect(buttonTypes?.names.slice(0, 3)).toEqual(['AskLocation', 'AskMyLocation', 'AskMyPhoneNumber']);
+});
