@@ -11,13 +11,13 @@ import type {
 } from 'n8n-workflow';
 
 import { triggerVersionDescription } from './description';
+import { startListening } from './listener';
 import {
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
 	MAX_INTERVAL_SECONDS,
 	MIN_INTERVAL_SECONDS,
-	startListening,
-} from './listener';
+} from './listenSettings';
 
 export class RubikaTriggerV2 implements INodeType {
 	description: INodeTypeDescription;

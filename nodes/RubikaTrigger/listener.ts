@@ -22,68 +22,33 @@
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
  */
-import { createHash } from 'node:crypto';
-
-import type {
-	ICredentialDataDecryptedObject,
-	INodeExecutionData,
-	IRun,
-	ITriggerFunctions,
-	ITriggerResponse,
-} from 'n8n-workflow';
+import type { INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
-import { CREDENTIAL_TYPE } from '../shared/transport';
 import { matchesFilters } from '../shared/updates/filters';
 import { RecentKeys, hashKey } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
 import { pause } from '../shared/wait';
-import type { ReadingSettings, ReadingState } from './pages';
-import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage, readReadingSettings } from './pages';
-
-export const DEFAULT_INTERVAL_SECONDS = 1;
-export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
-export const MIN_INTERVAL_SECONDS = 0.2;
-export const MAX_INTERVAL_SECONDS = 3600;
-/** Quiet time after which "Idle Interval" replaces "Interval". */
-export const IDLE_AFTER_MS = 5 * 60_000;
-export const MAX_ERROR_BACKOFF_MS = 60_000;
-/** Executions handed to n8n and not finished: reading waits while this many run. */
-export const MAX_UNCONFIRMED = 200;
-/** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
-export const REPORT_AFTER_FAILURES = 3;
-/**
- * How often the loop checks, unprompted, which bot the credential belongs to. Resolving a credential costs n8n
- * a database read and a decryption, so it is also checked when Rubika refuses the position or a read fails,
- * which is what a token switched to another bot causes.
- */
-export const BOT_CHECK_INTERVAL_MS = 60_000;
-
-export interface ListenSettings extends ReadingSettings {
-	intervalMs: number;
-	idleIntervalMs: number;
-}
+import { addListener, botFingerprint, removeListener } from './botIdentity';
+import type { PageInFlight } from './deliveryLedger';
+import { DeliveryLedger } from './deliveryLedger';
+import type { ListenSettings } from './listenSettings';
+import {
+	BOT_CHECK_INTERVAL_MS,
+	IDLE_AFTER_MS,
+	MAX_ERROR_BACKOFF_MS,
+	MAX_UNCONFIRMED,
+	REPORT_AFTER_FAILURES,
+	readListenSettings,
+} from './listenSettings';
+import type { ReadingState } from './pages';
+import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage } from './pages';
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
 export interface ListenState extends ReadingState {
 	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
 	bot?: string;
-}
-
-export function readListenSettings(ctx: ITriggerFunctions): ListenSettings {
-	const { options, ...shared } = readReadingSettings(ctx);
-	const seconds = (value: unknown, fallback: number) => {
-		const number = Number(value);
-		if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback * 1000;
-		return Math.round(Math.min(MAX_INTERVAL_SECONDS, Math.max(MIN_INTERVAL_SECONDS, number)) * 1000);
-	};
-	const intervalMs = seconds(options.interval, DEFAULT_INTERVAL_SECONDS);
-	return {
-		...shared,
-		intervalMs,
-		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
-	};
 }
 
 /** Starts reading; a problem found before the loop starts (bad filter, token, position) fails the activation. */
@@ -98,17 +63,6 @@ export async function startListening(ctx: ITriggerFunctions): Promise<ITriggerRe
 		},
 	};
 }
-
-/** A page handed to n8n: the saved cursor may move to `end` once it is complete and nothing of it runs. */
-interface PageInFlight {
-	end: string | undefined;
-	complete: boolean;
-	/** Updates of this page whose executions have not finished. */
-	outstanding: number;
-}
-
-/** Production listeners per bot in this n8n process, to warn when two workflows read the same bot. */
-const listenersPerBot = new Map<string, number>();
 
 class UpdateListener {
 	private readonly abort = new AbortController();
@@ -133,10 +87,8 @@ class UpdateListener {
 	/** A page read by start() to check the saved position, processed first by the loop. */
 	private firstPage: Awaited<ReturnType<typeof fetchPage>> | undefined;
 
-	private readonly pages: PageInFlight[] = [];
-
-	/** Keys handed to n8n whose executions have not finished, with the pages waiting for them. */
-	private readonly unconfirmed = new Map<string, PageInFlight[]>();
+	/** What was handed to n8n and is not finished; moves the saved cursor. */
+	private readonly ledger: DeliveryLedger;
 
 	private lastUpdateAt = Date.now();
 
@@ -154,6 +106,9 @@ class UpdateListener {
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
 		this.recent = RecentKeys.load(this.state, 'recentKeys');
+		this.ledger = new DeliveryLedger((end) => {
+			if (end !== this.state.cursor) this.state.cursor = end;
+		});
 	}
 
 	private get stopped(): boolean {
@@ -161,7 +116,7 @@ class UpdateListener {
 	}
 
 	async start(): Promise<void> {
-		this.bot = await this.botFingerprint();
+		this.bot = await botFingerprint(this.ctx);
 		if (this.testing) {
 			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it has one.
 			const saved = this.state.bot === this.bot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
@@ -170,22 +125,18 @@ class UpdateListener {
 		}
 		this.adoptBot();
 		await this.position();
-		const others = listenersPerBot.get(this.bot) ?? 0;
+		const others = addListener(this.bot);
 		if (others > 0) {
 			this.ctx.logger.warn(
 				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
 			);
 		}
-		listenersPerBot.set(this.bot, others + 1);
 	}
 
 	stop(): void {
 		if (this.stopped) return;
 		this.abort.abort();
-		if (this.testing) return;
-		const left = (listenersPerBot.get(this.bot) ?? 1) - 1;
-		if (left > 0) listenersPerBot.set(this.bot, left);
-		else listenersPerBot.delete(this.bot);
+		if (!this.testing) removeListener(this.bot);
 	}
 
 	async run(): Promise<void> {
@@ -193,7 +144,7 @@ class UpdateListener {
 			try {
 				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK_INTERVAL_MS && (await this.botChanged())) continue;
 				let more = false;
-				if (this.unconfirmed.size < MAX_UNCONFIRMED) more = await this.readAndEmit();
+				if (this.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
 				this.recovered();
 				if (!more) await pause(this.waitMs(), this.abort.signal);
 			} catch (error) {
@@ -216,19 +167,13 @@ class UpdateListener {
 		}
 		if (page.updates.length === 0) return false;
 		this.lastUpdateAt = Date.now();
-		const entry: PageInFlight = { end: page.next ?? from, complete: false, outstanding: 0 };
-		this.pages.push(entry);
+		const entry = this.ledger.open(page.next ?? from);
 		try {
 			for (const update of page.updates) {
 				const item = updateToItem(update);
 				const key = item.update_key;
-				const running = this.unconfirmed.get(key);
-				if (running) {
-					// Handed to n8n from an earlier page: this page too waits for it to finish.
-					running.push(entry);
-					entry.outstanding++;
-					continue;
-				}
+				// Handed to n8n from an earlier page: this page too waits for it to finish.
+				if (this.ledger.joinIfRunning(key, entry)) continue;
 				if (this.recent.has(key)) continue;
 				if (!matchesFilters(item, this.settings.filters)) {
 					this.recent.observe(key);
@@ -244,12 +189,11 @@ class UpdateListener {
 				}
 			}
 		} catch (error) {
-			this.pages.splice(this.pages.indexOf(entry), 1);
+			this.ledger.discard(entry);
 			throw toNodeError(this.ctx.getNode(), error);
 		}
-		entry.complete = true;
 		this.readCursor = entry.end;
-		this.settle();
+		this.ledger.close(entry);
 		return page.next !== undefined && page.next !== from;
 	}
 
@@ -258,8 +202,7 @@ class UpdateListener {
 			this.ctx.emit([[data]]);
 			return;
 		}
-		this.unconfirmed.set(key, [entry]);
-		entry.outstanding++;
+		this.ledger.started(key, entry);
 		if (!this.deduplicates) {
 			// Saved by n8n at this very emit: after a restart the update is not read as new again.
 			this.recent.remember(key);
@@ -275,20 +218,9 @@ class UpdateListener {
 
 	/** n8n finished the execution of `key`: remember it as delivered, move the cursor past complete pages. */
 	private confirm(key: string): void {
-		const waiting = this.unconfirmed.get(key);
-		if (waiting === undefined) return;
-		this.unconfirmed.delete(key);
-		for (const entry of waiting) entry.outstanding--;
+		if (!this.ledger.finished(key)) return;
 		this.recent.remember(key);
 		this.recent.save(this.state, 'recentKeys');
-		this.settle();
-	}
-
-	private settle(): void {
-		while (this.pages.length > 0 && this.pages[0].complete && this.pages[0].outstanding === 0) {
-			const done = this.pages.shift() as PageInFlight;
-			if (done.end !== undefined && done.end !== this.state.cursor) this.state.cursor = done.end;
-		}
 	}
 
 	/** At activation: where to start, checked against Rubika so that a problem fails the activation. */
@@ -313,7 +245,7 @@ class UpdateListener {
 		await assertPositionLost(this.ctx, this.settings);
 		this.ctx.logger.warn(`Rubika Trigger: Rubika rejected the saved position; continuing as "${this.settings.onRejectedPosition}"`);
 		// Pages of the refused position can no longer move the cursor; their executions still confirm their keys.
-		this.pages.length = 0;
+		this.ledger.discardAll();
 		this.readCursor = this.settings.onRejectedPosition === 'skipToNow' ? await this.skipToEnd(undefined) : undefined;
 		if (this.readCursor === undefined) delete this.state.cursor;
 		else this.state.cursor = this.readCursor;
@@ -335,14 +267,13 @@ class UpdateListener {
 	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
 	private async botChanged(): Promise<boolean> {
 		this.botCheckedAt = Date.now();
-		const bot = await this.botFingerprint();
+		const bot = await botFingerprint(this.ctx);
 		if (bot === this.bot) return false;
-		const previous = this.bot;
+		removeListener(this.bot);
+		addListener(bot);
 		this.bot = bot;
-		listenersPerBot.set(previous, Math.max(0, (listenersPerBot.get(previous) ?? 1) - 1));
-		listenersPerBot.set(bot, (listenersPerBot.get(bot) ?? 0) + 1);
 		this.adoptBot();
-		this.pages.length = 0;
+		this.ledger.discardAll();
 		await this.position();
 		return true;
 	}
@@ -357,14 +288,6 @@ class UpdateListener {
 			this.recent = RecentKeys.load(this.state, 'recentKeys');
 		}
 		this.state.bot = this.bot;
-	}
-
-	private async botFingerprint(): Promise<string> {
-		const credentials: ICredentialDataDecryptedObject = await this.ctx.getCredentials(CREDENTIAL_TYPE);
-		return createHash('sha256')
-			.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
-			.digest('hex')
-			.slice(0, 16);
 	}
 
 	private deduplicationKey(key: string): string {

@@ -1,0 +1,43 @@
+/** The continuous trigger's settings and limits: how often it reads, how far it runs ahead, when it reports. */
+import type { ITriggerFunctions } from 'n8n-workflow';
+
+import type { ReadingSettings } from './pages';
+import { readReadingSettings } from './pages';
+
+export const DEFAULT_INTERVAL_SECONDS = 1;
+export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
+export const MIN_INTERVAL_SECONDS = 0.2;
+export const MAX_INTERVAL_SECONDS = 3600;
+/** Quiet time after which "Idle Interval" replaces "Interval". */
+export const IDLE_AFTER_MS = 5 * 60_000;
+export const MAX_ERROR_BACKOFF_MS = 60_000;
+/** Executions handed to n8n and not finished: reading waits while this many run. */
+export const MAX_UNCONFIRMED = 200;
+/** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
+export const REPORT_AFTER_FAILURES = 3;
+/**
+ * How often the loop checks, unprompted, which bot the credential belongs to. Resolving a credential costs n8n
+ * a database read and a decryption, so it is also checked when Rubika refuses the position or a read fails,
+ * which is what a token switched to another bot causes.
+ */
+export const BOT_CHECK_INTERVAL_MS = 60_000;
+
+export interface ListenSettings extends ReadingSettings {
+	intervalMs: number;
+	idleIntervalMs: number;
+}
+
+export function readListenSettings(ctx: ITriggerFunctions): ListenSettings {
+	const { options, ...shared } = readReadingSettings(ctx);
+	const seconds = (value: unknown, fallback: number) => {
+		const number = Number(value);
+		if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback * 1000;
+		return Math.round(Math.min(MAX_INTERVAL_SECONDS, Math.max(MIN_INTERVAL_SECONDS, number)) * 1000);
+	};
+	const intervalMs = seconds(options.interval, DEFAULT_INTERVAL_SECONDS);
+	return {
+		...shared,
+		intervalMs,
+		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
+	};
+}
