@@ -1,6 +1,6 @@
 /**
  * The rules of a Link button's `button_link` (facts §2/§3, one source: rubpy's ButtonLink), in one place for
- * the node (which refuses bad input before sending, nodes/shared/keypad.ts) and the sandbox (which answers
+ * the node (which refuses bad input before sending, nodes/shared/keypad/validate.ts) and the sandbox (which answers
  * INVALID_INPUT as the service would, sandbox/validation.ts). Pure: it lists what is wrong, each caller words
  * it in its own way (the node names row and button, the sandbox the JSON path).
  *

@@ -151,7 +151,7 @@ export function readInlineKeypad(this: IExecuteFunctions, itemIndex: number): Ke
 /**
  * Reads the chat keypad fields into request fields: nothing for Leave Unchanged, `chat_keypad_type: 'Remove'`
  * for Remove, `chat_keypad` + `chat_keypad_type: 'New'` for Set. The one-time flag is sent under both of its
- * spellings (see keypad.ts).
+ * spellings (see syncOneTimeFlag in shared/keypad/common.ts).
  */
 export function readChatKeypad(
 	this: IExecuteFunctions,

@@ -1,0 +1,11 @@
+/**
+ * Keypads (inline keypads under a message and chat keypads replacing the phone keyboard): reading every
+ * shape users write in n8n expressions, building one from the node's builder UI, and checking it before
+ * anything is sent, with messages that point at the row and button.
+ */
+export type { KeypadKind } from './common';
+export { generatedButtonId } from './common';
+export type { BuilderButton, BuilderRow, ChatKeypadFlags } from './builder';
+export { buildKeypadFromRows } from './builder';
+export { parseKeypad } from './parse';
+export { validateKeypad } from './validate';
