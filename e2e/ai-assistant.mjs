@@ -45,7 +45,10 @@ export const test = {
 			t.eq('the model is asked the question as the user message, with no history', turns(lastRequest()), ['user: When does the shop open on Friday?']);
 			t.check('… by the model set in the example (gpt-4o-mini)', lastRequest()?.model === 'gpt-4o-mini', lastRequest()?.model);
 			t.eq("the model's answer comes back as a reply to the question", first.reply?.text, fakeAnswer([{ role: 'user', content: 'When does the shop open on Friday?' }]));
-			const [execution] = (await world.executions(id)).filter((e) => e.status === 'success');
+			// The reply is the last node's work: n8n stores the finished execution a moment after Rubika has it.
+			const [execution] = await world
+				.waitForExecutions(id, { count: 1, timeoutMs: 30_000, filter: (e) => e.status === 'success' })
+				.catch(() => []);
 			t.check('one execution ran trigger → AI Agent → Reply in Rubika', execution && ['Message from Rubika', 'AI Agent', 'Reply in Rubika'].every((n) => nodesRun(execution).includes(n)), execution && nodesRun(execution));
 
 			await ask(sara, 'And on Saturday?');
