@@ -10,6 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { DownloadSettings } from '../shared/downloads';
 import { readDownloadSettings } from '../shared/downloads';
 import { isRefusal, toNodeError } from '../shared/errors';
+import { isPlainObject } from '../shared/json';
 import { callRubika } from '../shared/transport';
 import type { Update } from '../shared/types';
 import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/filters';
@@ -110,7 +111,7 @@ export function readPage(ctx: TriggerFunctions, data: unknown): Page {
 				description: 'The answer does not look like the Bot API\'s; check the Base URL in the Rubika credential.',
 			},
 		);
-	if (typeof data !== 'object' || data === null || Array.isArray(data)) throw malformed('no data object');
+	if (!isPlainObject(data)) throw malformed('no data object');
 	const { updates, next_offset_id: next } = data as { updates?: unknown; next_offset_id?: unknown };
 	if (updates === undefined || updates === null) {
 		// Some servers leave the list out when there is nothing new; a cursor without updates is not that.
@@ -119,7 +120,7 @@ export function readPage(ctx: TriggerFunctions, data: unknown): Page {
 	}
 	if (!Array.isArray(updates)) throw malformed('an updates field that is not a list');
 	for (const update of updates) {
-		if (typeof update !== 'object' || update === null || Array.isArray(update)) {
+		if (!isPlainObject(update)) {
 			throw malformed('an update that is not an object');
 		}
 	}

@@ -1,7 +1,7 @@
 /** A delivery's body, read from the request and shaped into the item both triggers output. */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { parseJsonKeepingBigIntegers } from '../shared/json';
+import { isPlainObject, parseJsonKeepingBigIntegers } from '../shared/json';
 import type { UpdateItem } from '../shared/updates/item';
 import { derived, webhookBodyToItem } from '../shared/updates/item';
 
@@ -35,7 +35,7 @@ function parseOrUndefined(text: string): unknown {
 
 /** `{update}` and `{inline_message}` become the shared item shape; any other object becomes type Other. */
 export function deliveryToItem(body: unknown): UpdateItem | undefined {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+	if (!isPlainObject(body)) return undefined;
 	const item = webhookBodyToItem(body);
 	if (item !== undefined) return item;
 	return derived({

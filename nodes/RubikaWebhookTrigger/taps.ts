@@ -9,6 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../shared/json';
 import { hashKey } from '../shared/updates/identity';
 
 /** Where the recent taps live in the node's static data. */
@@ -29,7 +30,7 @@ export function isRepeatedTap(store: IDataObject, key: string, windowMs: number,
 		return false;
 	}
 	const raw = store[FIELD];
-	const previous = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as IDataObject) : {};
+	const previous = isPlainObject(raw) ? (raw as IDataObject) : {};
 	const kept: Array<[string, number]> = [];
 	for (const [hashed, at] of Object.entries(previous)) {
 		// A time in the future (a clock step back) is dropped rather than trusted.
@@ -47,7 +48,7 @@ export function isRepeatedTap(store: IDataObject, key: string, windowMs: number,
 /** Forgets a recorded tap, so that the same tap counts as new again. */
 export function forgetTap(store: IDataObject, key: string): void {
 	const raw = store[FIELD];
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+	if (!isPlainObject(raw)) return;
 	const hashed = hashKey(key);
 	if (!(hashed in raw)) return;
 	store[FIELD] = Object.fromEntries(Object.entries(raw).filter(([candidate]) => candidate !== hashed));

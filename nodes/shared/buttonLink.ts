@@ -12,6 +12,7 @@
  * - `open_chat_data {object_guid, object_type}` may ride along on either, both non-empty texts.
  * Optional fields sent as JSON null count as absent, as several libraries send them that way.
  */
+import { isPlainObject } from './json';
 import { BUTTON_LINK_TYPES } from './types';
 
 /** A channel username as a link button names it: a letter, then letters, digits or "_" (3–32), no "@". */
@@ -62,9 +63,6 @@ export interface ButtonLinkProblem {
 	value: unknown;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function given(value: unknown): boolean {
 	return value !== undefined && value !== null;
@@ -80,7 +78,7 @@ export function buttonLinkProblems(button: { type?: unknown; button_link?: unkno
 		return given(link) ? [{ code: 'notLinkButton', path: 'button_link', value: link }] : [];
 	}
 	if (!given(link)) return [{ code: 'required', path: 'button_link', value: link }];
-	if (!isObject(link)) return [{ code: 'notObject', path: 'button_link', value: link }];
+	if (!isPlainObject(link)) return [{ code: 'notObject', path: 'button_link', value: link }];
 	if (typeof link.type !== 'string' || !(BUTTON_LINK_TYPES as readonly string[]).includes(link.type)) {
 		return [{ code: 'unknownLinkType', path: 'button_link.type', value: link.type }];
 	}
@@ -100,7 +98,7 @@ export function buttonLinkProblems(button: { type?: unknown; button_link?: unkno
 		const data = link.joinchannel_data;
 		if (!given(data)) {
 			problems.push({ code: 'required', path: 'button_link.joinchannel_data', value: data });
-		} else if (!isObject(data)) {
+		} else if (!isPlainObject(data)) {
 			problems.push({ code: 'notObject', path: 'button_link.joinchannel_data', value: data });
 		} else {
 			if (typeof data.username !== 'string' || !CHANNEL_USERNAME.test(data.username)) {
@@ -113,7 +111,7 @@ export function buttonLinkProblems(button: { type?: unknown; button_link?: unkno
 	}
 	const openChat = link.open_chat_data;
 	if (given(openChat)) {
-		if (!isObject(openChat)) {
+		if (!isPlainObject(openChat)) {
 			problems.push({ code: 'notObject', path: 'button_link.open_chat_data', value: openChat });
 		} else {
 			for (const field of ['object_guid', 'object_type']) {

@@ -1,5 +1,10 @@
 import { InputError } from './errors';
 
+/** A JSON object: an object that is neither null nor a list. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * JSON parsing that keeps big integers exact.
  *

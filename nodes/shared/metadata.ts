@@ -5,7 +5,7 @@
  * the service is known to apply is checked here first, with a message naming the part.
  */
 import { InputError } from './errors';
-import { parseJsonField } from './json';
+import { isPlainObject, parseJsonField } from './json';
 import { MAX_METADATA_PARTS, METADATA_TYPES } from './types';
 import type { MetadataPart, MetadataType } from './types';
 
@@ -69,7 +69,7 @@ export function validateMetadataParts(text: string, parts: unknown, field: strin
 	const textLength = utf16Length(text);
 	parts.forEach((part: unknown, index) => {
 		const where = `part ${index + 1}`;
-		if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+		if (!isPlainObject(part)) {
 			throw new InputError(field, `${where} must be an object with type, from_index and length`);
 		}
 		const { type, from_index: from, length, link_url: linkUrl, mention_text_user_id: userId } =
@@ -154,7 +154,7 @@ function toNumberIfNumeric(value: unknown): unknown {
 }
 
 function normalizePart(part: unknown, index: number, field: string): MetadataPart {
-	if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+	if (!isPlainObject(part)) {
 		throw new InputError(field, `part ${index + 1} must be an object with type, from_index and length`);
 	}
 	const normalized: Record<string, unknown> = { ...(part as Record<string, unknown>) };

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError, toNodeError } from '../../shared/errors';
-import { parseJsonField } from '../../shared/json';
+import { isPlainObject, parseJsonField } from '../../shared/json';
 
 /**
  * A parameter's value (expressions resolved for the item), without n8n's check against the description:
@@ -100,7 +100,7 @@ export function readJsonObject(
 ): Record<string, unknown> {
 	const value = readJson(context, name, itemIndex, field);
 	if (value === undefined) return {};
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+	if (!isPlainObject(value)) {
 		const kind = Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value;
 		throw new InputError(field, `must be a JSON object such as {"chat_id": "b0…"}, got ${kind}`);
 	}

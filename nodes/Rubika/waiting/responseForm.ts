@@ -5,7 +5,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError } from '../../shared/errors';
-import { parseJsonField } from '../../shared/json';
+import { isPlainObject, parseJsonField } from '../../shared/json';
 import { inputModeProperties } from '../helpers/inputMode';
 
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
@@ -143,7 +143,7 @@ export function parseFormFields(defineForm: string, builderValues: unknown, json
 	const labels = new Set<string>();
 	return raw.map((entry: unknown, index) => {
 		const where = `field ${index + 1}`;
-		if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+		if (!isPlainObject(entry)) {
 			throw new InputError(FORM_FIELDS_FIELD, `${where} must be an object with a fieldLabel`);
 		}
 		const field = entry as IDataObject;
@@ -186,9 +186,9 @@ export type Submission = { ok: true; values: IDataObject } | { ok: false; proble
 
 /** The submitted fields: n8n parses a multipart form into `{ data: fields, files }`, a urlencoded one into the fields. */
 export function submittedFields(body: unknown): IDataObject {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-	const { data } = body as IDataObject;
-	if ('files' in body && typeof data === 'object' && data !== null && !Array.isArray(data)) return data as IDataObject;
+	if (!isPlainObject(body)) return {};
+	const { data } = body;
+	if ('files' in body && isPlainObject(data)) return data as IDataObject;
 	return body as IDataObject;
 }
 

@@ -1,9 +1,9 @@
 /** Building a keypad from the node's builder UI (rows of buttons with their fields), then the checks. */
 import { InputError } from '../errors';
-import { parseJsonField } from '../json';
+import { isPlainObject, parseJsonField } from '../json';
 import type { Button, ButtonLink, Keypad } from '../types';
 import type { KeypadKind } from './common';
-import { canonicalButtonType, generatedButtonId, isPlainObject, place, syncOneTimeFlag } from './common';
+import { canonicalButtonType, generatedButtonId, place, syncOneTimeFlag } from './common';
 import { validateKeypad } from './validate';
 
 /** Keys the builder's "extra fields" may not set, because they have their own field. */

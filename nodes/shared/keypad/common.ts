@@ -1,7 +1,7 @@
 /** What the keypad readers (JSON and builder) and the checks share. */
+import { InputError } from '../errors';
 import { BUTTON_TYPES } from '../types';
 import type { Keypad } from '../types';
-import { InputError } from '../errors';
 
 export type KeypadKind = 'inline' | 'chat';
 
@@ -9,10 +9,6 @@ export type KeypadKind = 'inline' | 'chat';
 export const CHAT_ONLY_FIELDS = ['resize_keyboard', 'one_time_keyboard', 'on_time_keyboard'] as const;
 
 const BUTTON_TYPE_BY_LOWER_CASE = new Map<string, string>(BUTTON_TYPES.map((type) => [type.toLowerCase(), type]));
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Where in the keypad, as messages name it: rows and buttons counted from 1. */
 export function place(row: number, column?: number): string {

@@ -2,10 +2,10 @@
  * Reading a keypad from what users write in n8n expressions and JSON fields: every usual shape, then the checks.
  */
 import { InputError } from '../errors';
-import { parseJsonField } from '../json';
+import { isPlainObject, parseJsonField } from '../json';
 import type { Button, Keypad, KeypadRow } from '../types';
 import type { KeypadKind } from './common';
-import { CHAT_ONLY_FIELDS, canonicalButtonType, generatedButtonId, isPlainObject, place, syncOneTimeFlag } from './common';
+import { CHAT_ONLY_FIELDS, canonicalButtonType, generatedButtonId, place, syncOneTimeFlag } from './common';
 import { validateKeypad } from './validate';
 
 /**

@@ -5,10 +5,11 @@
 import { buttonLinkProblems } from '../buttonLink';
 import type { ButtonLinkProblem } from '../buttonLink';
 import { InputError } from '../errors';
+import { isPlainObject } from '../json';
 import { BUTTON_LINK_TYPES, BUTTON_TYPES } from '../types';
 import type { Keypad } from '../types';
 import type { KeypadKind } from './common';
-import { CHAT_ONLY_FIELDS, isPlainObject, place } from './common';
+import { CHAT_ONLY_FIELDS, place } from './common';
 
 const ALLOWED_TYPES_TEXT = BUTTON_TYPES.join(', ');
 

@@ -2,7 +2,7 @@
  * Reading Rubika's answer: the envelope's `data` (big integer ids kept whole), or the refusal it carries as an
  * AttemptFailure saying what the status means and whether a retry can help.
  */
-import { parseJsonKeepingBigIntegers } from '../json';
+import { isPlainObject, parseJsonKeepingBigIntegers } from '../json';
 import { undocumentedMethodHint, unknownMethodReport } from '../unknownMethod';
 import type { RawResponse } from './failures';
 import { AttemptFailure, httpFailure } from './failures';
@@ -77,7 +77,7 @@ function parseEnvelope(text: string): unknown {
 }
 
 function isEnvelope(value: unknown): value is { status: unknown; data?: unknown; dev_message?: unknown } {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'status' in value;
+	return isPlainObject(value) && 'status' in value;
 }
 
 function bodyText(body: unknown): string {

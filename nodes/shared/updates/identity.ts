@@ -4,8 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../json';
 import type { InlineMessage, Update } from '../types';
-import { INLINE_MESSAGE_TYPE, isObject, isUpdate, objectOrUndefined } from './raw';
+import { INLINE_MESSAGE_TYPE, isUpdate, objectOrUndefined } from './raw';
 
 /**
  * A key that is the same every time Rubika sends the same event, and differs between events.
@@ -19,7 +20,7 @@ import { INLINE_MESSAGE_TYPE, isObject, isUpdate, objectOrUndefined } from './ra
  */
 export function updateKey(update: Update | InlineMessage): string {
 	if (!isUpdate(update)) {
-		const inline = (isObject(update) ? update : {}) as Partial<InlineMessage>;
+		const inline = (isPlainObject(update) ? update : {}) as Partial<InlineMessage>;
 		return [
 			INLINE_MESSAGE_TYPE,
 			inline.chat_id,
@@ -159,7 +160,7 @@ export function hashKey(text: string): string {
 /** JSON with object keys sorted, so that the same content always gives the same text. */
 function stableStringify(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-	if (isObject(value)) {
+	if (isPlainObject(value)) {
 		return `{${Object.keys(value)
 			.sort()
 			.map((key) => `${JSON.stringify(key)}:${stableStringify(value[key])}`)

@@ -7,13 +7,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../json';
 import type { InlineMessage, Message, Update } from '../types';
 import { updateKey } from './identity';
 import {
 	INLINE_MESSAGE_TYPE,
 	fileOrNull,
 	idOrNull,
-	isObject,
 	isUpdate,
 	objectOrUndefined,
 	stringOrNull,
@@ -66,11 +66,11 @@ function chatKindOf(chatId: string | null): ChatKind | null {
 
 function contentKindOf(message: Partial<Message> | undefined): ContentKind | null {
 	if (!message) return null;
-	if (isObject(message.file)) return 'file';
-	if (isObject(message.location)) return 'location';
-	if (isObject(message.contact_message)) return 'contact';
-	if (isObject(message.poll)) return 'poll';
-	if (isObject(message.sticker)) return 'sticker';
+	if (isPlainObject(message.file)) return 'file';
+	if (isPlainObject(message.location)) return 'location';
+	if (isPlainObject(message.contact_message)) return 'contact';
+	if (isPlainObject(message.poll)) return 'poll';
+	if (isPlainObject(message.sticker)) return 'sticker';
 	return typeof message.text === 'string' ? 'text' : null;
 }
 
@@ -94,9 +94,9 @@ export function updateToItem(update: Update | InlineMessage): UpdateItem {
 
 /** Shapes a webhook body (`{update}` or `{inline_message}`); undefined when it holds neither. */
 export function webhookBodyToItem(body: unknown): UpdateItem | undefined {
-	if (!isObject(body)) return undefined;
-	if (isObject(body.update)) return updateToItem(body.update as unknown as Update);
-	if (isObject(body.inline_message)) return updateToItem(body.inline_message as unknown as InlineMessage);
+	if (!isPlainObject(body)) return undefined;
+	if (isPlainObject(body.update)) return updateToItem(body.update as unknown as Update);
+	if (isPlainObject(body.inline_message)) return updateToItem(body.inline_message as unknown as InlineMessage);
 	return undefined;
 }
 
@@ -123,7 +123,7 @@ function fromUpdate(update: Update): UpdateItem {
 }
 
 function fromInlineMessage(inline: InlineMessage): UpdateItem {
-	const raw = (isObject(inline) ? inline : {}) as Partial<InlineMessage>;
+	const raw = (isPlainObject(inline) ? inline : {}) as Partial<InlineMessage>;
 	return derived({
 		type: INLINE_MESSAGE_TYPE,
 		chat_id: idOrNull(raw.chat_id),

@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../json';
 import type { InlineMessage, RubikaFile, Update } from '../types';
 
 /** The `type` given to an inline keypad tap, which Rubika sends without a type of its own. */
@@ -14,12 +15,8 @@ export function isUpdate(value: Update | InlineMessage): value is Update {
 	return typeof (value as Update).type === 'string';
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function objectOrUndefined<T>(value: T | null | undefined): T | undefined {
-	return isObject(value) ? value : undefined;
+	return isPlainObject(value) ? value : undefined;
 }
 
 export function idOrNull(value: unknown): string | null {
@@ -33,7 +30,7 @@ export function stringOrNull(value: unknown): string | null {
 }
 
 export function fileOrNull(file: RubikaFile | null | undefined): IDataObject | null {
-	return isObject(file) ? ({ ...file } as IDataObject) : null;
+	return isPlainObject(file) ? ({ ...file } as IDataObject) : null;
 }
 
 /** Rubika's time is Unix seconds as a string or a number; anything else has no ISO form. */

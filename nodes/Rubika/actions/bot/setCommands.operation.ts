@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
+import { isPlainObject } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
 import type { BotCommand } from '../../../shared/types';
 import { inputModeProperties } from '../../helpers/inputMode';
@@ -27,7 +28,7 @@ export function normalizeCommands(raw: RawCommand[], field: string): BotCommand[
 	const seen = new Map<string, number>();
 	return raw.map((entry, index) => {
 		const where = `command ${index + 1}`;
-		if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+		if (!isPlainObject(entry)) {
 			throw new InputError(field, `${where} must be an object such as {"command": "start", "description": "Start the bot"}`);
 		}
 		const rawName = typeof entry.command === 'number' ? String(entry.command) : entry.command;
@@ -58,10 +59,7 @@ export function normalizeCommands(raw: RawCommand[], field: string): BotCommand[
 /** The JSON field takes a list of commands, or a copied request body `{"bot_commands": [...]}`. */
 function commandsFromJson(value: unknown): RawCommand[] {
 	if (value === undefined) return [];
-	const list =
-		typeof value === 'object' && value !== null && !Array.isArray(value) && 'bot_commands' in value
-			? (value as { bot_commands: unknown }).bot_commands
-			: value;
+	const list = isPlainObject(value) && 'bot_commands' in value ? value.bot_commands : value;
 	if (!Array.isArray(list)) {
 		throw new InputError(
 			JSON_FIELD,

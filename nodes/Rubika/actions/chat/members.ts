@@ -6,6 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../../../shared/json';
+
 const MEMBER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'];
 const LIST_KEYS = ['administrators', 'admins', 'members', 'in_chat_members', 'users', 'chat_members'];
 const COUNT_KEYS = ['member_count', 'members_count', 'count', 'total', 'total_count'];
@@ -13,17 +15,13 @@ const STATUS_KEYS = ['status', 'role', 'member_status', 'join_type', 'type'];
 /** Statuses that describe someone who is not (or no longer) in the chat. */
 const NOT_A_MEMBER = /^(left|banned|kicked|removed|none|not[ _-]?member|non[ _-]?member|blocked)$/i;
 
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * One member, flat, with `is_member` as a boolean a workflow can branch on: the answer's own flag when it
  * has one, else read from its status, else true (Rubika answered with a member rather than an error).
  */
 export function memberFromAnswer(data: unknown, chatId: string, userId: string): IDataObject {
-	const answer = isObject(data) ? data : {};
-	const wrapped = MEMBER_KEYS.map((key) => answer[key]).find(isObject);
+	const answer = isPlainObject(data) ? data : {};
+	const wrapped = MEMBER_KEYS.map((key) => answer[key]).find(isPlainObject);
 	const member = wrapped ?? answer;
 	const flag = [member.is_member, answer.is_member].find((value) => typeof value === 'boolean') as boolean | undefined;
 	const status = STATUS_KEYS.map((key) => member[key]).find((value) => typeof value === 'string') as string | undefined;
@@ -33,17 +31,17 @@ export function memberFromAnswer(data: unknown, chatId: string, userId: string):
 
 /** One item per member of the list; the whole answer as one item when no list is found in it. */
 export function membersFromAnswer(data: unknown, chatId: string): IDataObject[] {
-	const list = Array.isArray(data) ? data : isObject(data) ? LIST_KEYS.map((key) => data[key]).find(Array.isArray) : undefined;
-	if (!list) return [{ ...(isObject(data) ? data : { data: data as IDataObject }), chat_id: chatId }];
+	const list = Array.isArray(data) ? data : isPlainObject(data) ? LIST_KEYS.map((key) => data[key]).find(Array.isArray) : undefined;
+	if (!list) return [{ ...(isPlainObject(data) ? data : { data: data as IDataObject }), chat_id: chatId }];
 	return list.map((entry: unknown) =>
-		isObject(entry) ? { ...entry, chat_id: chatId } : { user_id: textId(entry) ?? String(entry), chat_id: chatId },
+		isPlainObject(entry) ? { ...entry, chat_id: chatId } : { user_id: textId(entry) ?? String(entry), chat_id: chatId },
 	);
 }
 
 /** `member_count` as a number wherever the answer puts it; the answer passed on whole when it has none. */
 export function memberCountFromAnswer(data: unknown, chatId: string): IDataObject {
-	const answer = isObject(data) ? data : {};
-	const raw = isObject(data) ? COUNT_KEYS.map((key) => answer[key]).find((value) => value !== undefined) : data;
+	const answer = isPlainObject(data) ? data : {};
+	const raw = isPlainObject(data) ? COUNT_KEYS.map((key) => answer[key]).find((value) => value !== undefined) : data;
 	const count = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
 	if (count === undefined) return { ...answer, chat_id: chatId };
 	return { ...answer, chat_id: chatId, member_count: count };

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
+import { isPlainObject } from '../../../shared/json';
 import { callAnyMethod } from '../../../shared/transport';
 import { readJsonObject, requireString } from '../../helpers/params';
 import type { ItemCall, RubikaOperation } from '../types';
@@ -47,7 +48,7 @@ export const callMethod: RubikaOperation = {
 		const body = readJsonObject(this, 'body', itemIndex, BODY_FIELD) as IDataObject;
 		const data = await callAnyMethod(this, method, body, call);
 		// `data` is an object for every known method; anything else is wrapped so it still makes one item.
-		if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ...(data as IDataObject) };
+		if (isPlainObject(data)) return { ...(data as IDataObject) };
 		return { data: data as IDataObject };
 	},
 };
