@@ -24,22 +24,12 @@ const RATE_LIMIT_STATUSES = new Set(['TOO_REQUESTS', 'TOO_REQUEST']);
 export function readEnvelope(method: string, response: RawResponse): unknown {
 	const text = bodyText(response.body);
 	const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+	const envelope = parseEnvelope(text);
 	if (response.statusCode === 429) {
 		// Named like a refusal that comes with HTTP 200, so that the status is in the message either way.
-		const body = parseEnvelope(text);
-		const status = isEnvelope(body) && RATE_LIMIT_STATUSES.has(String(body.status)) ? String(body.status) : 'TOO_REQUESTS';
-		const devMessage = isEnvelope(body) && typeof body.dev_message === 'string' ? body.dev_message : undefined;
-		throw new AttemptFailure(
-			true,
-			`Rubika ${method} failed: ${status} (HTTP 429)${devMessage ? ` – ${devMessage}` : ''}`,
-			STATUS_EXPLANATIONS.TOO_REQUESTS + (devMessage ? ` Rubika says: ${devMessage}` : ''),
-			{ method, http_code: 429, status, ...(devMessage ? { dev_message: devMessage } : {}) },
-			429,
-			retryAfterMs,
-			true,
-		);
+		const status = isEnvelope(envelope) && RATE_LIMIT_STATUSES.has(String(envelope.status)) ? String(envelope.status) : 'TOO_REQUESTS';
+		throw refusal(method, status, devMessageOf(envelope), 429, retryAfterMs, ' (HTTP 429)');
 	}
-	const envelope = parseEnvelope(text);
 	if (!isEnvelope(envelope)) {
 		throw httpFailure(method, response, text);
 	}
@@ -47,24 +37,42 @@ export function readEnvelope(method: string, response: RawResponse): unknown {
 		return envelope.data ?? {};
 	}
 	const status = String(envelope.status);
-	const devMessage = typeof envelope.dev_message === 'string' ? envelope.dev_message : undefined;
-	const details = { method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode };
+	const devMessage = devMessageOf(envelope);
 	const unknownMethod = unknownMethodReport(method, { httpCode: response.statusCode, status, devMessage });
 	if (unknownMethod) {
+		const details = { method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode };
 		throw new AttemptFailure(false, unknownMethod.message, unknownMethod.description, details, response.statusCode);
 	}
+	throw refusal(method, status, devMessage, response.statusCode, retryAfterMs);
+}
+
+/**
+ * Rubika's refusal with `status`: what it means, whether a retry can help (a rate limit, or a server fault
+ * that is not final), and Rubika's own words. `httpNote` names an HTTP code that is part of the story (429).
+ */
+function refusal(
+	method: string,
+	status: string,
+	devMessage: string | undefined,
+	httpCode: number,
+	retryAfterMs: number | undefined,
+	httpNote = '',
+): AttemptFailure {
 	const rateLimited = RATE_LIMIT_STATUSES.has(status);
-	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ??
-		`Rubika answered with the status ${status}.`;
-	throw new AttemptFailure(
-		rateLimited || (!FINAL_STATUSES.has(status) && response.statusCode >= 500),
-		`Rubika ${method} failed: ${status}${devMessage ? ` – ${devMessage}` : ''}`,
+	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ?? `Rubika answered with the status ${status}.`;
+	return new AttemptFailure(
+		rateLimited || (!FINAL_STATUSES.has(status) && httpCode >= 500),
+		`Rubika ${method} failed: ${status}${httpNote}${devMessage ? ` – ${devMessage}` : ''}`,
 		explanation + (devMessage ? ` Rubika says: ${devMessage}` : '') + (rateLimited ? '' : undocumentedMethodHint(method)),
-		details,
-		response.statusCode,
+		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: httpCode },
+		httpCode,
 		retryAfterMs,
 		rateLimited,
 	);
+}
+
+function devMessageOf(envelope: unknown): string | undefined {
+	return isEnvelope(envelope) && typeof envelope.dev_message === 'string' ? envelope.dev_message : undefined;
 }
 
 /** The body as JSON (big ids kept whole), or undefined when it is empty or not JSON. */
