@@ -9,7 +9,7 @@ import type { SandboxConfig } from './config';
 import { invalidAccess, invalidInput } from './errors';
 import type { BotRecord, ChatRecord, FileRecord, SandboxState, StoredMessage } from './state';
 import type { Body } from './validation';
-import { optionalBoolean, optionalEnum, optionalId, requireId, validateKeypad } from './validation';
+import { optionalBoolean, optionalEnum, optionalId, present, requireId, validateKeypad } from './validation';
 
 export interface MethodContext {
 	state: SandboxState;
@@ -22,10 +22,6 @@ export interface MethodContext {
 }
 
 export type MethodHandler = (ctx: MethodContext, body: Body) => Record<string, unknown>;
-
-export function present(body: Body, field: string): boolean {
-	return body[field] !== undefined && body[field] !== null;
-}
 
 /** A chat the bot can see; anything else is an unknown chat to it. */
 export function botChat(ctx: MethodContext, body: Body, field = 'chat_id'): ChatRecord {

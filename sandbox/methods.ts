@@ -8,7 +8,7 @@ import type { ForwardedFrom, RubikaFile, RubikaMethod } from '../nodes/shared/ty
 import { CHAT_KEYPAD_TYPES, FILE_TYPES, UPDATE_ENDPOINT_TYPES } from '../nodes/shared/types';
 import { invalidAccess, invalidInput } from './errors';
 import type { MethodContext, MethodHandler } from './methodHelpers';
-import { assertCanPost, botChat, chatMessage, commitSend, isOwnMessage, prepareSend, present } from './methodHelpers';
+import { assertCanPost, botChat, chatMessage, commitSend, isOwnMessage, prepareSend } from './methodHelpers';
 import type { ChatRecord, FileRecord } from './state';
 import type { Body } from './validation';
 import {
@@ -16,6 +16,7 @@ import {
 	optionalBoolean,
 	optionalString,
 	parseLimit,
+	present,
 	requireCoordinate,
 	requireEnum,
 	requireId,

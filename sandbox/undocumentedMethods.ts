@@ -9,23 +9,16 @@ import { POLL_TYPES } from '../nodes/shared/types';
 import type { PollExtrasMode } from './config';
 import { invalidAccess, invalidInput } from './errors';
 import type { MethodContext, MethodHandler } from './methodHelpers';
-import { botChat, chatMessage, commitSend, prepareSend, present } from './methodHelpers';
+import { botChat, chatMessage, commitSend, prepareSend } from './methodHelpers';
 import type { ChatRecord } from './state';
 import type { Body } from './validation';
-import { optionalBoolean, optionalEnum, optionalId, optionalString, requireId } from './validation';
+import { optionalBoolean, optionalEnum, optionalId, optionalString, present, requireId } from './validation';
 import { chatMemberView } from './views';
 
 type PollExtras = Pick<Poll, 'type' | 'allows_multiple_answers' | 'is_anonymous' | 'correct_option_index' | 'explanation'>;
 
 /** The extra fields in the order rubpy sends them. */
 const POLL_EXTRA_FIELDS = ['type', 'allows_multiple_answers', 'is_anonymous', 'correct_option_index', 'explanation'] as const;
-
-/** A JSON boolean, nothing else: unlike disable_notification, no library sends these as strings. */
-function optionalStrictBoolean(body: Body, field: string): boolean | undefined {
-	if (!present(body, field)) return undefined;
-	if (typeof body[field] !== 'boolean') throw invalidInput(`${field} must be true or false, got ${JSON.stringify(body[field])}`);
-	return body[field];
-}
 
 /**
  * sendPoll's undocumented fields, checked as far as the libraries tell: a Quiz names its correct answer and
@@ -40,8 +33,9 @@ export function pollExtras(body: Body, optionCount: number, mode: PollExtrasMode
 		return {};
 	}
 	const type = optionalEnum(body, 'type', POLL_TYPES);
-	const allows_multiple_answers = optionalStrictBoolean(body, 'allows_multiple_answers');
-	const is_anonymous = optionalStrictBoolean(body, 'is_anonymous');
+	// JSON booleans only: unlike disable_notification, no library sends these as text.
+	const allows_multiple_answers = optionalBoolean(body, 'allows_multiple_answers', { strict: true });
+	const is_anonymous = optionalBoolean(body, 'is_anonymous', { strict: true });
 	const explanation = optionalString(body, 'explanation');
 	let correct_option_index: number | undefined;
 	if (present(body, 'correct_option_index')) {

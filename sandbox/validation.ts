@@ -13,7 +13,8 @@ import type { ChatKind } from './state';
 
 export type Body = Record<string, unknown>;
 
-function present(body: Body, field: string): boolean {
+/** Whether the body carries the field: JSON null counts as not sent. */
+export function present(body: Body, field: string): boolean {
 	return body[field] !== undefined && body[field] !== null;
 }
 
@@ -52,12 +53,16 @@ export function optionalId(body: Body, field: string): string | undefined {
 }
 
 /** `disable_notification` is typed bool in some methods and string in others in the documentation: take both. */
-export function optionalBoolean(body: Body, field: string): boolean | undefined {
+/**
+ * A boolean field. By default "true" and "false" as text count too (clients send disable_notification so);
+ * `strict` takes JSON booleans only, for fields no client sends as text.
+ */
+export function optionalBoolean(body: Body, field: string, { strict = false } = {}): boolean | undefined {
 	if (!present(body, field)) return undefined;
 	const value = body[field];
 	if (typeof value === 'boolean') return value;
-	if (value === 'true') return true;
-	if (value === 'false') return false;
+	if (!strict && value === 'true') return true;
+	if (!strict && value === 'false') return false;
 	throw invalidInput(`${field} must be true or false, got ${JSON.stringify(value)}`);
 }
 
