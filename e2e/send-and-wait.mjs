@@ -9,19 +9,24 @@
 // (a Persian answer; an empty submit is refused and the execution keeps waiting); Custom Form (dropdown,
 // number, checkbox arrive typed); Limit Wait Time (the execution goes on by itself with the input item);
 // links as text; the fallback to text links when the service refuses link buttons (sandbox linkButtons:
-// 'reject'); a curl-like request does not approve; the AI-agent variant (…HitlTool) n8n derives from the
-// node; and examples/approval-broadcast.json run as the editor runs it, approved and cancelled through the
-// chat page.
+// 'reject'); forged, edited, unsigned and foreign-signature links resume nothing; real phones' and
+// desktops' User-Agents approve with one tap, link previews' and programs' do not and get a page with one
+// button (test/fixtures/user-agents.json); a curl-like request does not approve; the AI-agent variant
+// (…HitlTool) n8n derives from the node; and examples/approval-broadcast.json run as the editor runs it,
+// approved and cancelled through the chat page.
 //
 // Screenshots (the chat page with the approval message, the confirmation page) go to docs/images/ with
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder.
 //
 //   node e2e/send-and-wait.mjs [--version 2.8.4] [--no-build] [--keep]
 import path from 'node:path';
-import { BROWSER_UA, eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { BROWSER_UA, eventually, isMain, readJson, runStandalone } from './lib/harness.mjs';
 import { REPO_ROOT } from './lib/n8n.mjs';
 import { linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
 import { nodeItems, nodesRun } from './lib/world.mjs';
+
+/** Real User-Agents of people's browsers and of programs (test/fixtures/user-agents.json). */
+const USER_AGENTS = readJson(path.join(REPO_ROOT, 'test', 'fixtures', 'user-agents.json'));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -385,6 +390,79 @@ export const test = {
 				await tab.close();
 				const done = await finished(id);
 				t.check('… and the execution finishes with data.approved === true', done?.status === 'success' && answer(done)?.approved === true, { status: done?.status, data: answer(done) });
+			});
+
+			// --- forged links decide nothing (n8n 2.8.4 checks signatures only when the node asks) ------
+			await t.step('forged, edited, unsigned and foreign-signature links', async () => {
+				const a = await start('approval', 'Pay invoice 7731 (forgery check)?');
+				const b = await start('approval', 'Pay invoice 7732 (forgery check)?');
+				const linkOf = (message, index) => new URL(message.inline_keypad.rows[0].buttons[index].button_link.link_url);
+				const approveA = linkOf(a.message, 0);
+				const signature = approveA.searchParams.get('signature');
+				const variant = (edit) => {
+					const url = new URL(approveA);
+					edit(url.searchParams);
+					return url.href;
+				};
+				const forgeries = {
+					'one signature character changed': variant((q) => q.set('signature', signature.slice(0, -1) + (signature.endsWith('a') ? 'b' : 'a'))),
+					'approved=true edited to approved=false': variant((q) => q.set('approved', 'false')),
+					'no signature': variant((q) => q.delete('signature')),
+					"another execution's signature": variant((q) => q.set('signature', linkOf(b.message, 0).searchParams.get('signature'))),
+				};
+				const answers = {};
+				for (const [name, url] of Object.entries(forgeries)) {
+					const res = await fetch(url, { headers: { 'user-agent': USER_AGENTS.people['Chrome on Windows'] } });
+					answers[name] = { status: res.status, confirmed: (await res.text()).includes(ANSWER_TITLE) };
+				}
+				const posted = await fetch(forgeries['no signature'], { method: 'POST', body: new FormData(), headers: { 'user-agent': USER_AGENTS.people['Chrome on Windows'] } });
+				answers['no signature, posted'] = { status: posted.status, confirmed: (await posted.text()).includes(ANSWER_TITLE) };
+				t.note(`forged links: ${Object.entries(answers).map(([name, r]) => `${name} → HTTP ${r.status}`).join('; ')}`);
+				await sleep(1500);
+				t.check(
+					'forged links: none is answered with the confirmation page or HTTP 200',
+					Object.values(answers).every((r) => !r.confirmed && r.status !== 200),
+					answers,
+				);
+				t.eq('… and both executions still wait', [await statusOf(a.id), await statusOf(b.id)], ['waiting', 'waiting']);
+				const real = await fetch(approveA.href, { headers: { 'user-agent': USER_AGENTS.people['Chrome on a CUBOT phone (Android 11)'] } });
+				t.check('the real Approve link, opened on a CUBOT phone, shows the confirmation', (await real.text()).includes(ANSWER_TITLE), real.status);
+				const doneA = await finished(a.id);
+				t.check('… and resumes that execution, approved', doneA?.status === 'success' && answer(doneA)?.approved === true, { status: doneA?.status, data: answer(doneA) });
+				const declineB = await fetch(linkOf(b.message, 1).href, { headers: { 'user-agent': USER_AGENTS.people['Safari on an iPhone (iOS 17)'] } });
+				await declineB.text();
+				const doneB = await finished(b.id);
+				t.check('the other execution is declined by its own Decline link (iPhone)', doneB?.status === 'success' && answer(doneB)?.approved === false, { status: doneB?.status, data: answer(doneB) });
+			});
+
+			// --- who may answer: people's browsers, not previews or programs ---------------------------
+			await t.step('User-Agents of phones, tablets, desktops, link previews and programs', async () => {
+				const waiting = await start('approval', 'Order 88 more chairs (User-Agent check)?');
+				const approveUrl = waiting.message.inline_keypad.rows[0].buttons[0].button_link.link_url;
+				const letThrough = [];
+				for (const [name, agent] of Object.entries(USER_AGENTS.programs)) {
+					const res = await fetch(approveUrl, { headers: agent ? { 'user-agent': agent } : {} });
+					if ((await res.text()).includes(ANSWER_TITLE)) letThrough.push(name);
+				}
+				await sleep(1000);
+				t.check(`${Object.keys(USER_AGENTS.programs).length} link previews, crawlers and programs (several calling themselves Mozilla) decide nothing`, letThrough.length === 0 && (await statusOf(waiting.id)) === 'waiting', letThrough);
+				const page = await fetch(approveUrl, { headers: { 'user-agent': USER_AGENTS.programs['VK link preview'] } });
+				const html = await page.text();
+				t.check('… they get a page with one button, labelled as the link', html.includes('<button type="submit">✅ Approve</button>') && html.includes('method="post"'), html.slice(0, 400));
+				const tapped = await fetch(approveUrl, { method: 'POST', body: new FormData(), headers: { 'user-agent': USER_AGENTS.programs['VK link preview'] } });
+				t.check('… whose tap (a POST to the same signed address) answers', (await tapped.text()).includes(ANSWER_TITLE), tapped.status);
+				const done = await finished(waiting.id);
+				t.check('… approved', done?.status === 'success' && answer(done)?.approved === true, { status: done?.status, data: answer(done) });
+
+				const refused = [];
+				for (const [name, agent] of Object.entries(USER_AGENTS.people)) {
+					const asked = await start('approval', `Approve from ${name}?`);
+					const res = await fetch(asked.message.inline_keypad.rows[0].buttons[0].button_link.link_url, { headers: { 'user-agent': agent } });
+					const confirmed = (await res.text()).includes(ANSWER_TITLE);
+					const result = await finished(asked.id);
+					if (!confirmed || result?.status !== 'success' || answer(result)?.approved !== true) refused.push(name);
+				}
+				t.check(`${Object.keys(USER_AGENTS.people).length} browsers on Android and iOS phones (CUBOT, Samsung, Pixel, Xiaomi, Huawei, OPPO, Nokia, iPhone), an iPad and desktops approve with one tap`, refused.length === 0, refused);
 			});
 
 			// --- requests that are no person's browser ------------------------------------------------

@@ -6,12 +6,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
-import { formPage } from '../../nodes/Rubika/waiting/responsePages';
+import { answerRecordedPage, confirmAnswerPage, formPage } from '../../nodes/Rubika/waiting/responsePages';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { FORM_FIELD_TYPES, FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from '../../nodes/Rubika/waiting/responseForm';
 import { isPersonsBrowser } from '../../nodes/Rubika/waiting/webhook';
 import { BUTTON_TYPES } from '../../nodes/shared/types';
 import { waitUntil } from '../../nodes/Rubika/waiting/waitTime';
+import USER_AGENTS from '../fixtures/user-agents.json';
 import { useActionSandbox } from './helpers';
 
 const t = useActionSandbox('message');
@@ -161,11 +162,31 @@ describe('Send and Wait for Response: the form', () => {
 		expect(submittedFields(undefined)).toEqual({});
 	});
 
-	it('only a browser may approve: link previews and programs opening the link decide nothing', () => {
-		expect(isPersonsBrowser('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36')).toBe(true);
-		for (const agent of [undefined, '', 'node', 'curl/8.5.0', 'TelegramBot (like TwitterBot)', 'Mozilla/5.0 (compatible; Googlebot/2.1)', 'Mozilla/5.0 (compatible; facebookexternalhit/1.1)']) {
-			expect(isPersonsBrowser(agent)).toBe(false);
-		}
+	it('a browser on a phone, tablet or desktop may approve; link previews, crawlers and programs may not', () => {
+		const people = Object.entries(USER_AGENTS.people).filter(([, agent]) => !isPersonsBrowser(agent));
+		const programs = Object.entries(USER_AGENTS.programs).filter(([, agent]) => isPersonsBrowser(agent));
+		expect({ peopleRefused: people, programsLetThrough: programs }).toEqual({ peopleRefused: [], programsLetThrough: [] });
+		expect(isPersonsBrowser(undefined)).toBe(false);
+	});
+
+	it('matches bot names as whole words: a phone whose model name contains "bot" is a person', () => {
+		expect(isPersonsBrowser(USER_AGENTS.people['Chrome on a CUBOT phone (Android 11)'])).toBe(true);
+		expect(isPersonsBrowser('Mozilla/5.0 (Linux; Android 12; ROBOTECH X1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/110.0 Mobile Safari/537.36')).toBe(true);
+		expect(isPersonsBrowser('Mozilla/5.0 (compatible; bot)')).toBe(false);
+		expect(isPersonsBrowser('Mozilla/5.0 (compatible; SomeNewBot/0.1)')).toBe(false);
+	});
+
+	it('pages name their language: Persian where the texts are Persian, English otherwise', () => {
+		expect(answerRecordedPage({ title: 'پاسخ شما دریافت شد' })).toContain('<html lang="fa" dir="auto">');
+		expect(answerRecordedPage({ title: 'Thank you' })).toContain('<html lang="en" dir="auto">');
+		expect(formPage({ title: 'Your answer', buttonLabel: 'ارسال' }, FREE_TEXT_FIELDS)).toContain('lang="fa"');
+		expect(confirmAnswerPage({ title: 'Your answer' }, '✅ تأیید')).toContain('lang="fa"');
+	});
+
+	it('the page for a request that is not a recognised browser is one button posting back to the same address', () => {
+		const html = confirmAnswerPage({ title: 'Your answer' }, '<Approve>');
+		expect(html).toContain('<form method="post" enctype="multipart/form-data"><button type="submit">&lt;Approve&gt;</button></form>');
+		expect(html).not.toMatch(/action=|<script/i);
 	});
 
 	it('refuses a missing required field, a non-number and an unknown choice, naming each', () => {

@@ -1,7 +1,9 @@
 /**
  * The pages a person sees after tapping a link of Send and Wait for Response: the form (Free Text, Custom
  * Form) and the confirmation that the answer was received. Self-contained HTML (no script, no outside
- * resource), every text escaped, and `dir="auto"` so that Persian reads right to left.
+ * resource), every text escaped, `dir="auto"` so that Persian reads right to left, and `lang` taken from the
+ * texts themselves (Persian where they use its letters, English otherwise) so that screen readers and fonts
+ * pick the right language.
  */
 import type { FormField } from './responseForm';
 import { inputName } from './responseForm';
@@ -33,14 +35,38 @@ export function escapeHtml(text: string): string {
 		.replace(/'/g, '&#39;');
 }
 
-function page(title: string, body: string): string {
-	return `<!doctype html><html dir="auto"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main dir="auto">${body}</main></body></html>`;
+/** Letters of the Arabic script, which Persian is written in. */
+const PERSIAN_LETTERS = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
+
+/** The page's language: Persian when any of its texts is written in Persian letters, English otherwise. */
+export function pageLanguage(texts: string[]): 'fa' | 'en' {
+	return texts.some((text) => PERSIAN_LETTERS.test(text)) ? 'fa' : 'en';
+}
+
+function page(title: string, body: string, texts: string[]): string {
+	return `<!doctype html><html lang="${pageLanguage([title, ...texts])}" dir="auto"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main dir="auto">${body}</main></body></html>`;
 }
 
 /** "Your answer was received": shown once the execution has its answer. */
 export function answerRecordedPage(texts: PageTexts, mark = '✓'): string {
 	const description = texts.description ? `<p>${escapeHtml(texts.description)}</p>` : '';
-	return page(texts.title, `<div class="mark" aria-hidden="true">${escapeHtml(mark)}</div><h1>${escapeHtml(texts.title)}</h1>${description}`);
+	return page(
+		texts.title,
+		`<div class="mark" aria-hidden="true">${escapeHtml(mark)}</div><h1>${escapeHtml(texts.title)}</h1>${description}`,
+		[texts.description ?? ''],
+	);
+}
+
+/**
+ * One button that posts the answer the opened link stands for, back to the address the page was opened at:
+ * shown to a request that does not look like a person's browser, so that only a tap decides.
+ */
+export function confirmAnswerPage(texts: PageTexts, buttonLabel: string): string {
+	return page(
+		texts.title,
+		`<h1>${escapeHtml(texts.title)}</h1><form method="post" enctype="multipart/form-data"><button type="submit">${escapeHtml(buttonLabel)}</button></form>`,
+		[buttonLabel],
+	);
 }
 
 /**
@@ -56,6 +82,7 @@ export function formPage(texts: PageTexts & { buttonLabel: string }, fields: For
 	return page(
 		texts.title,
 		`<h1>${escapeHtml(texts.title)}</h1>${intro}${problemList}<form method="post" enctype="multipart/form-data" accept-charset="utf-8">${inputs}<button type="submit">${escapeHtml(texts.buttonLabel)}</button></form>`,
+		[texts.description ?? '', texts.buttonLabel, ...fields.map((field) => field.label)],
 	);
 }
 

@@ -7,7 +7,7 @@ import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookRespo
 
 import type { FormField } from './responseForm';
 import { FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from './responseForm';
-import { answerRecordedPage, formPage } from './responsePages';
+import { answerRecordedPage, confirmAnswerPage, formPage } from './responsePages';
 
 /** GET opens a link (approval, or the form page); POST submits the form. Both resume the waiting execution. */
 export const WAITING_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
@@ -38,17 +38,34 @@ export const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
 	answerDescription: 'You can close this page now.',
 };
 
-/** Programs that fetch links, some of which also name themselves Mozilla (link previews, crawlers). */
-const NOT_A_PERSON = /bot|crawl|spider|preview|slurp|facebookexternalhit|embed|fetch|curl|wget|python-|node-fetch|axios|okhttp|go-http/i;
+/**
+ * Names that link previews, crawlers and HTTP programs give themselves, compared with whole words of the
+ * User-Agent: "bot" inside a word is no sign (a CUBOT phone is a phone).
+ */
+const PROGRAM_WORDS = new Set([
+	'bot', 'crawler', 'spider', 'preview', 'slurp', 'favicon', 'facebookexternalhit', 'facebot', 'vkshare',
+	'skypeuripreview', 'embedly', 'iframely', 'phantomjs', 'chrome-lighthouse', 'lighthouse', 'python-requests',
+	'python-urllib', 'curl', 'wget', 'okhttp', 'go-http-client', 'node-fetch', 'axios', 'undici', 'java',
+	'apache-httpclient', 'libwww-perl', 'scrapy',
+]);
+/** A product with a version whose name ends so ("AhrefsBot/7.0", "Baiduspider/2.0") is a crawler. */
+const CRAWLER_PRODUCT = /(?:^|[\s;(])[\w.!-]*(?:bot|spider|crawler)\/[\w.]/i;
+/** Crawlers name a page about themselves ("+http://…"); a person's browser never puts an address there. */
+const ADDRESS = /\bhttps?:\/\/|\+http/i;
 
 /**
  * Whether a request comes from a person's browser: only that may approve, so that a link preview (a
  * messenger fetching the page to show a card) or another program opening the link decides nothing. Every
- * browser's User-Agent starts with "Mozilla/"; programs that say so too are recognised by name.
+ * browser's User-Agent starts with "Mozilla/"; programs that say so too are recognised by their names as
+ * whole words, by a "…bot/1.0"-like product, or by the address of their about page.
  */
 export function isPersonsBrowser(userAgent: string | undefined): boolean {
 	const agent = userAgent ?? '';
-	return agent.startsWith('Mozilla/') && !NOT_A_PERSON.test(agent);
+	if (!agent.startsWith('Mozilla/') || ADDRESS.test(agent) || CRAWLER_PRODUCT.test(agent)) return false;
+	return !agent
+		.toLowerCase()
+		.split(/[^a-z0-9!-]+/)
+		.some((word) => PROGRAM_WORDS.has(word));
 }
 
 export function readResponseTexts(options: IDataObject): ResponseTexts {
@@ -78,6 +95,16 @@ export function responseFormFields(
 	);
 }
 
+/** A label the user set, trimmed, or the default when it is empty. */
+export function labelOr(value: unknown, fallback: string): string {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+}
+
+/** The labels of the approve and decline links, as the message shows them (Approval Options). */
+export function approvalLabels(approval: IDataObject): { approve: string; decline: string } {
+	return { approve: labelOr(approval.approveLabel, 'Approve'), decline: labelOr(approval.disapproveLabel, 'Decline') };
+}
+
 export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
@@ -96,12 +123,13 @@ export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<I
 	});
 
 	if (responseType === 'approval') {
-		if (!isPersonsBrowser(request.headers['user-agent'])) {
-			// Answered without resuming: the execution goes on waiting for the person.
-			return sendHtml(200, answerRecordedPage({ title: texts.formTitle }, '…'));
-		}
-		const query = request.query as IDataObject;
-		return recorded({ approved: query.approved === 'true' });
+		const approved = (request.query as IDataObject).approved === 'true';
+		// A browser opening the link answers at once. Anything else (a link preview, a crawler, a browser we
+		// do not recognise) gets a page with one button and decides nothing: previews never submit forms, and
+		// a person whose browser we misjudged still answers with one more tap.
+		if (request.method === 'POST' || isPersonsBrowser(request.headers['user-agent'])) return recorded({ approved });
+		const labels = approvalLabels(this.getNodeParameter('approvalOptions.values', {}) as IDataObject);
+		return sendHtml(200, confirmAnswerPage({ title: texts.formTitle }, approved ? labels.approve : labels.decline));
 	}
 
 	const fields = responseFormFields(responseType, (name, fallback) => this.getNodeParameter(name, fallback));

@@ -12,7 +12,7 @@ import { inputModeProperties } from '../../helpers/inputMode';
 import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
-import { responseFormFields } from '../../waiting/webhook';
+import { approvalLabels, labelOr, responseFormFields } from '../../waiting/webhook';
 import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
@@ -187,6 +187,7 @@ export const sendAndWait: RubikaOperation = {
 		}
 		const waitTill = waitUntil(options.limitWaitTime as IDataObject | undefined);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'message', { requiredField: MESSAGE_FIELD });
+		requireSignedAnswers(this);
 		const links = responseLinks(this, responseType, itemIndex, options);
 		const base: IDataObject = { chat_id: chatId, ...readSendOptions(this, itemIndex) };
 		const linksAs = (options.linksAs as LinksAs | undefined) ?? 'buttonsOrText';
@@ -213,23 +214,26 @@ export const sendAndWait: RubikaOperation = {
 	},
 };
 
+/**
+ * Makes n8n refuse a resume link whose signature is missing or wrong. n8n 2.14 and later always check the
+ * signature of a send-and-wait node's links and no longer have this call; older versions (2.8.4) check it
+ * only when the waiting node asked for it during the execution, and otherwise resume on a forged, edited or
+ * unsigned link.
+ */
+function requireSignedAnswers(context: IExecuteFunctions): void {
+	(context as IExecuteFunctions & { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
+}
+
 /** The links the message carries, each opening the waiting execution's signed resume address. */
 function responseLinks(context: IExecuteFunctions, responseType: ResponseType, itemIndex: number, options: IDataObject): ResponseLink[] {
-	const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
 	if (responseType !== 'approval') {
-		return [{ id: 'respond', label: label(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl() }];
+		return [{ id: 'respond', label: labelOr(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl() }];
 	}
 	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
-	const approve: ResponseLink = {
-		id: 'approve',
-		label: label(approval.approveLabel, 'Approve'),
-		url: context.getSignedResumeUrl({ approved: 'true' }),
-	};
+	const labels = approvalLabels(approval);
+	const approve: ResponseLink = { id: 'approve', label: labels.approve, url: context.getSignedResumeUrl({ approved: 'true' }) };
 	if (approval.approvalType !== 'double') return [approve];
-	return [
-		approve,
-		{ id: 'decline', label: label(approval.disapproveLabel, 'Decline'), url: context.getSignedResumeUrl({ approved: 'false' }) },
-	];
+	return [approve, { id: 'decline', label: labels.decline, url: context.getSignedResumeUrl({ approved: 'false' }) }];
 }
 
 /**
