@@ -2,15 +2,18 @@
  * Where the time goes: runs a workload a few times under the V8 CPU profiler and prints the heaviest packages
  * and functions by self time. Not part of `npm run bench`; a tool for hunting overhead:
  *
- *   TS_NODE_PREFER_TS_EXTS=true node -r ts-node/register/transpile-only bench/profile.ts send|send-expressions|drain
+ *   TS_NODE_PREFER_TS_EXTS=true node -r ts-node/register/transpile-only bench/profile.ts send|send-expressions|drain|idle
  *
  * send: 1,000 Send Text items (fixed parameters); send-expressions: the same from item expressions;
- * drain: a 10,000-update backlog through the polling trigger.
+ * drain: a 10,000-update backlog through the polling trigger; idle: 30 continuous triggers (n8n-core's real
+ * trigger context and HTTP client) reading a bot that gets no update, profiled over 30 s of idling only,
+ * with the CPU per getUpdates printed. For n8n's own share, profile a real n8n: bench/profile-idle.mjs.
  */
 import { Session } from 'node:inspector/promises';
 
 import { DEMO_USERS } from '../sandbox';
 import { runNode } from '../test/harness/n8n';
+import { ListenHarness } from '../test/harness/listen';
 import { PollHarness } from '../test/harness/poll';
 import { SandboxProcess } from './lib/sandboxProcess';
 
@@ -49,15 +52,43 @@ async function main(): Promise<void> {
 			harness.emitted.length = 0;
 		}
 	};
-	const run = target === 'drain' ? drain : send;
-	await run();
-	await run();
+	const idleListeners: ListenHarness[] = [];
+	const idle = async () => {
+		const requests = async () => ((await sandbox.call('requestStats')) as Record<string, { total: number } | undefined>).getUpdates?.total ?? 0;
+		const before = await requests();
+		const cpuBefore = process.cpuUsage();
+		const startedAt = Date.now();
+		await new Promise((resolve) => setTimeout(resolve, 30_000));
+		const cpu = process.cpuUsage(cpuBefore);
+		const count = (await requests()) - before;
+		const cpuMs = (cpu.user + cpu.system) / 1000;
+		const seconds = (Date.now() - startedAt) / 1000;
+		console.log(`${idleListeners.length} idle triggers, ${seconds.toFixed(1)} s: ${count} getUpdates, ${cpuMs.toFixed(0)} ms CPU (this process) = ${(cpuMs / count).toFixed(2)} ms per request`);
+	};
+	if (target === 'idle') {
+		for (let index = 0; index < 30; index++) {
+			const listener = new ListenHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
+			await listener.activate();
+			idleListeners.push(listener);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		// The profiler's sampling thread costs CPU of its own: the figure that counts is the one without it.
+		console.log('without the profiler:');
+		await idle();
+		console.log('with the profiler:');
+	}
+	const run = target === 'drain' ? drain : target === 'idle' ? idle : send;
+	if (target !== 'idle') {
+		await run();
+		await run();
+	}
 	const session = new Session();
 	session.connect();
 	await session.post('Profiler.enable');
 	await session.post('Profiler.setSamplingInterval', { interval: 200 });
 	await session.post('Profiler.start');
-	for (let round = 0; round < 3; round++) await run();
+	for (let round = 0; round < (target === 'idle' ? 1 : 3); round++) await run();
+	await ListenHarness.stopAll();
 	const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
 	session.disconnect();
 	await sandbox.close();

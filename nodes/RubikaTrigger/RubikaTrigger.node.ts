@@ -1,6 +1,7 @@
 /**
- * Rubika Trigger: version 2 (the default for new nodes) reads updates continuously and answers within about
- * a second; version 1 polls on n8n's schedule and stays for the workflows that use it.
+ * Rubika Trigger: version 2 reads updates continuously and answers within about a second (2.1, the default for
+ * new nodes, restarts from the oldest kept update when Rubika rejects the saved position; 2 stops with an error
+ * there); version 1 polls on n8n's schedule and stays for the workflows that use it.
  */
 import type { INodeTypeBaseDescription } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
@@ -17,11 +18,18 @@ const baseDescription: INodeTypeBaseDescription = {
 	group: ['trigger'],
 	description:
 		'Starts the workflow within about a second when your Rubika bot receives a message or another update. No public URL needed.',
-	defaultVersion: 2,
+	defaultVersion: 2.1,
 };
 
 export class RubikaTrigger extends VersionedNodeType {
 	constructor() {
-		super({ 1: new RubikaTriggerV1(baseDescription), 2: new RubikaTriggerV2(baseDescription) }, baseDescription);
+		super(
+			{
+				1: new RubikaTriggerV1(baseDescription),
+				2: new RubikaTriggerV2(baseDescription, 2),
+				2.1: new RubikaTriggerV2(baseDescription, 2.1),
+			},
+			baseDescription,
+		);
 	}
 }

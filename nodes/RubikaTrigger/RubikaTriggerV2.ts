@@ -1,6 +1,8 @@
 /**
  * Rubika Trigger version 2: reads updates continuously (about once a second) while the workflow is active
  * and while the editor listens for a test event. One execution per update, exactly once on n8n 2.41+.
+ * Version 2.1 differs only in a default: when Rubika rejects the saved position it restarts from the oldest
+ * update Rubika keeps instead of stopping (description.ts, RESTART_BY_DEFAULT_FROM_VERSION).
  */
 import type {
 	INodeType,
@@ -22,9 +24,9 @@ import {
 export class RubikaTriggerV2 implements INodeType {
 	description: INodeTypeDescription;
 
-	constructor(baseDescription: INodeTypeBaseDescription) {
+	constructor(baseDescription: INodeTypeBaseDescription, version: 2 | 2.1) {
 		this.description = triggerVersionDescription(baseDescription, {
-			version: 2,
+			version,
 			subtitle: '={{$parameter["updateTypes"].length ? $parameter["updateTypes"].join(", ") : "all updates"}}',
 			notice:
 				'Reads new updates from Rubika about once a second, so n8n needs no public address. Each update starts its own execution. Inline keypad taps reach only a webhook: use the Rubika Webhook Trigger for those. If this bot also has a webhook registered, Rubika may deliver updates there instead.',

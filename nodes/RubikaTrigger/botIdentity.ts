@@ -4,13 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject, ITriggerFunctions } from 'n8n-workflow';
-
-import { CREDENTIAL_TYPE } from '../shared/transport';
+import type { ResolvedCredential } from '../shared/transport';
 
 /** A hash of the credential's base URL and token: the same bot gives the same value; the token is not in it. */
-export async function botFingerprint(ctx: ITriggerFunctions): Promise<string> {
-	const credentials: ICredentialDataDecryptedObject = await ctx.getCredentials(CREDENTIAL_TYPE);
+export function botFingerprint(credential: ResolvedCredential): string {
+	const credentials = credential.data ?? {};
 	return createHash('sha256')
 		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
 		.digest('hex')

@@ -32,31 +32,50 @@ export const firstActivationProperty: INodeProperties = {
 		'What to do with older updates the first time the workflow is activated. Later activations always continue where the trigger stopped.',
 };
 
-export const onRejectedPositionOption: INodeProperties = {
-	displayName: 'If Rubika Rejects the Saved Position',
-	name: 'onRejectedPosition',
-	type: 'options',
-	options: [
-		{
-			name: 'Stop With an Error',
-			value: 'error',
-			description: 'Report an error and read nothing until you choose one of the others',
-		},
-		{
-			name: 'Restart From the Oldest Kept Update',
-			value: 'restartFromOldest',
-			description: 'Read again everything Rubika still keeps; recently delivered updates are recognised and dropped',
-		},
-		{
-			name: 'Skip to Now',
-			value: 'skipToNow',
-			description: 'Continue with updates that arrive from now on',
-		},
-	],
-	default: 'error',
-	description:
-		'What to do when Rubika no longer accepts the position the trigger saved (for example after the credential was switched to another bot)',
-};
+/** What the trigger may do when Rubika rejects the saved position (Options → If Rubika Rejects the Saved Position). */
+export const ON_REJECTED_POSITION = ['error', 'restartFromOldest', 'skipToNow'] as const;
+export type OnRejectedPosition = (typeof ON_REJECTED_POSITION)[number];
+
+/**
+ * The first version that, by default, restarts from the oldest update Rubika keeps when it rejects the saved
+ * position, instead of stopping: an unattended bot stays alive, and what was already run is recognised and
+ * dropped (n8n's deduplication keys on 2.41+, the trigger's recently delivered keys on every version).
+ * Workflows built with earlier versions keep stopping with an error.
+ */
+export const RESTART_BY_DEFAULT_FROM_VERSION = 2.1;
+
+/** What the trigger does by default when Rubika rejects the saved position, for a node version. */
+export function onRejectedPositionDefault(version: number): OnRejectedPosition {
+	return version >= RESTART_BY_DEFAULT_FROM_VERSION ? 'restartFromOldest' : 'error';
+}
+
+export function onRejectedPositionOption(version: number): INodeProperties {
+	return {
+		displayName: 'If Rubika Rejects the Saved Position',
+		name: 'onRejectedPosition',
+		type: 'options',
+		options: [
+			{
+				name: 'Stop With an Error',
+				value: 'error',
+				description: 'Report an error and read nothing until you choose one of the others',
+			},
+			{
+				name: 'Restart From the Oldest Kept Update',
+				value: 'restartFromOldest',
+				description: 'Read again everything Rubika still keeps; updates already delivered are recognised and dropped',
+			},
+			{
+				name: 'Skip to Now',
+				value: 'skipToNow',
+				description: 'Continue with updates that arrive from now on',
+			},
+		],
+		default: onRejectedPositionDefault(version),
+		description:
+			'What to do when Rubika no longer accepts the position the trigger saved (for example after Rubika lost it, or the credential was switched to another bot)',
+	};
+}
 
 export const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',
@@ -101,7 +120,13 @@ export function triggerVersionDescription(base: INodeTypeBaseDescription, own: T
 			updateTypesProperty,
 			firstActivationProperty,
 			updateFiltersProperty,
-			optionsCollection([downloadFilesOption(), onRejectedPositionOption, ...own.options, pageSizeOption, binaryPropertyNameOption]),
+			optionsCollection([
+				downloadFilesOption(),
+				onRejectedPositionOption(own.version),
+				...own.options,
+				pageSizeOption,
+				binaryPropertyNameOption,
+			]),
 		],
 	};
 }

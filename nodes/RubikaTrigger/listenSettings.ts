@@ -16,11 +16,13 @@ export const MAX_UNCONFIRMED = 200;
 /** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
 export const REPORT_AFTER_FAILURES = 3;
 /**
- * How often the loop checks, unprompted, which bot the credential belongs to. Resolving a credential costs n8n
- * a database read and a decryption, so it is also checked when Rubika refuses the position or a read fails,
- * which is what a token switched to another bot causes.
+ * How often the loop checks, unprompted, which bot the credential belongs to. That is also when it resolves the
+ * credential anew: it is resolved once per activation, not per request, because resolving costs n8n a database
+ * read, a decryption and an expression sandbox (tens of milliseconds of CPU, BENCHMARKS.md B8). It is checked
+ * too when Rubika refuses the position or a read fails, which is what a token switched to another bot or
+ * revoked causes. An object, so that a test can shorten the interval.
  */
-export const BOT_CHECK_INTERVAL_MS = 60_000;
+export const BOT_CHECK = { intervalMs: 60_000 };
 
 export interface ListenSettings extends ReadingSettings {
 	intervalMs: number;

@@ -22,20 +22,22 @@
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
  */
-import type { INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
-import { toNodeError } from '../shared/errors';
+import { isRefusal, toNodeError } from '../shared/errors';
 import { matchesFilters } from '../shared/updates/filters';
 import { RecentKeys, hashKey } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
+import type { ResolvedCredential } from '../shared/transport';
+import { resolveCredential } from '../shared/transport';
 import { pause } from '../shared/wait';
 import { addListener, botFingerprint, removeListener } from './botIdentity';
 import type { PageInFlight } from './deliveryLedger';
 import { DeliveryLedger } from './deliveryLedger';
 import type { ListenSettings } from './listenSettings';
 import {
-	BOT_CHECK_INTERVAL_MS,
+	BOT_CHECK,
 	IDLE_AFTER_MS,
 	MAX_ERROR_BACKOFF_MS,
 	MAX_UNCONFIRMED,
@@ -44,6 +46,12 @@ import {
 } from './listenSettings';
 import type { ReadingState } from './pages';
 import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage } from './pages';
+
+/** Activations nobody watches in the editor: n8n starting up, or taking over as the leader in queue mode. */
+const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadershipChange']);
+
+/** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */
+const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
 export interface ListenState extends ReadingState {
@@ -79,6 +87,12 @@ class UpdateListener {
 
 	private bot = '';
 
+	/**
+	 * The credential every request is sent with: resolved at the start and again at each bot check (once a
+	 * minute, and when Rubika refuses), not per request, which is what keeps an idle trigger cheap.
+	 */
+	private credential: ResolvedCredential | undefined;
+
 	private botCheckedAt = Date.now();
 
 	/** Where the next page starts; runs ahead of the saved cursor by what is not confirmed. */
@@ -93,6 +107,9 @@ class UpdateListener {
 	private lastUpdateAt = Date.now();
 
 	private failures = 0;
+
+	/** Whether the read position has been checked against Rubika since the start (or the last bot change). */
+	private positioned = false;
 
 	private reported = false;
 
@@ -116,20 +133,35 @@ class UpdateListener {
 	}
 
 	async start(): Promise<void> {
-		this.bot = await botFingerprint(this.ctx);
+		this.bot = await this.identifyBot();
 		if (this.testing) {
 			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it has one.
 			const saved = this.state.bot === this.bot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
 			this.readCursor = await this.skipToEnd(saved);
+			this.positioned = true;
 			return;
 		}
 		this.adoptBot();
-		await this.position();
 		const others = addListener(this.bot);
 		if (others > 0) {
 			this.ctx.logger.warn(
 				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
 			);
+		}
+		try {
+			await this.position();
+		} catch (error) {
+			const nodeError = toNodeError(this.ctx.getNode(), error);
+			this.report(nodeError);
+			// A person publishing the workflow sees the error at once. When n8n starts up unattended, a failed
+			// activation would only show as a dot in the editor: the trigger stays active instead, the failed
+			// execution (and the Error Workflow) tell what is wrong, and the loop keeps trying to start.
+			if (!UNATTENDED_ACTIVATIONS.has(this.ctx.getActivationMode())) {
+				this.stop();
+				throw nodeError;
+			}
+			this.failures = 1;
+			this.positioned = false;
 		}
 	}
 
@@ -142,7 +174,8 @@ class UpdateListener {
 	async run(): Promise<void> {
 		while (!this.stopped) {
 			try {
-				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK_INTERVAL_MS && (await this.botChanged())) continue;
+				if (!this.positioned) await this.position();
+				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK.intervalMs && (await this.botChanged())) continue;
 				let more = false;
 				if (this.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
 				this.recovered();
@@ -157,7 +190,7 @@ class UpdateListener {
 	/** Reads one page and emits what passes; true when Rubika may have more right away. */
 	private async readAndEmit(): Promise<boolean> {
 		const from = this.readCursor;
-		const page = this.firstPage ?? (await fetchPage(this.ctx, from, this.settings.pageSize, { abortSignal: this.abort.signal }));
+		const page = this.firstPage ?? (await fetchPage(this.ctx, from, this.settings.pageSize, this.requestOptions()));
 		this.firstPage = undefined;
 		if (this.stopped) return false;
 		if (page === 'rejected') {
@@ -225,24 +258,27 @@ class UpdateListener {
 
 	/** At activation: where to start, checked against Rubika so that a problem fails the activation. */
 	private async position(): Promise<void> {
+		this.positioned = false;
 		if (this.state.started !== true && this.settings.firstActivation === 'startFromNow') {
 			this.state.cursor = await this.skipToEnd(undefined);
 			this.state.started = true;
 			this.readCursor = this.state.cursor;
+			this.positioned = true;
 			return;
 		}
-		this.state.started = true;
 		this.readCursor = cursorOf(this.state.cursor);
-		this.firstPage = await fetchPage(this.ctx, this.readCursor, this.settings.pageSize);
+		this.firstPage = await fetchPage(this.ctx, this.readCursor, this.settings.pageSize, this.requestOptions());
 		if (this.firstPage === 'rejected') {
 			this.firstPage = undefined;
 			await this.positionRejected();
 		}
+		this.state.started = true;
+		this.positioned = true;
 	}
 
 	/** Rubika refused the cursor: stop with the explanation, or go on the way the user chose. */
 	private async positionRejected(): Promise<void> {
-		await assertPositionLost(this.ctx, this.settings);
+		await assertPositionLost(this.ctx, this.settings, this.credential);
 		this.ctx.logger.warn(`Rubika Trigger: Rubika rejected the saved position; continuing as "${this.settings.onRejectedPosition}"`);
 		// Pages of the refused position can no longer move the cursor; their executions still confirm their keys.
 		this.ledger.discardAll();
@@ -255,7 +291,7 @@ class UpdateListener {
 	private async skipToEnd(from: string | undefined): Promise<string | undefined> {
 		let cursor = from;
 		for (let skipped = 0; skipped < SKIP_LIMIT_PER_POLL; ) {
-			const page = await fetchPage(this.ctx, cursor, this.settings.pageSize, { abortSignal: this.abort.signal });
+			const page = await fetchPage(this.ctx, cursor, this.settings.pageSize, this.requestOptions());
 			if (page === 'rejected') return await this.skipToEnd(undefined);
 			skipped += page.updates.length;
 			if (page.updates.length === 0 || page.next === undefined || page.next === cursor) return page.next ?? cursor;
@@ -267,7 +303,7 @@ class UpdateListener {
 	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
 	private async botChanged(): Promise<boolean> {
 		this.botCheckedAt = Date.now();
-		const bot = await botFingerprint(this.ctx);
+		const bot = await this.identifyBot();
 		if (bot === this.bot) return false;
 		removeListener(this.bot);
 		addListener(bot);
@@ -276,6 +312,16 @@ class UpdateListener {
 		this.ledger.discardAll();
 		await this.position();
 		return true;
+	}
+
+	/** Resolves the credential anew; returns the fingerprint of the bot it belongs to. */
+	private async identifyBot(): Promise<string> {
+		this.credential = await resolveCredential(this.ctx);
+		return botFingerprint(this.credential);
+	}
+
+	private requestOptions(): { abortSignal: AbortSignal; credential: ResolvedCredential | undefined } {
+		return { abortSignal: this.abort.signal, credential: this.credential };
 	}
 
 	/** Forgets the position and delivered keys saved for another bot. */
@@ -314,14 +360,22 @@ class UpdateListener {
 		this.ctx.logger.warn(
 			`Rubika Trigger: reading updates failed (${nodeError.message}); nothing was skipped, trying again in ${Math.round(delay / 100) / 10} s`,
 		);
-		if (this.failures >= REPORT_AFTER_FAILURES && !this.reported) {
-			this.reported = true;
-			nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}The trigger keeps its position and keeps trying; nothing is skipped.`;
-			// n8n 2.41+ records it as a failed execution and runs the error workflow; older versions only log it.
-			if (typeof this.ctx.saveFailedExecution === 'function') this.ctx.saveFailedExecution(nodeError);
-			else this.ctx.logger.error(`Rubika Trigger: ${nodeError.message}`);
-		}
+		// A refusal will not pass by itself: reported at once. A fault (Rubika down, the network) only once it
+		// has lasted through a few retries.
+		if (this.failures >= REPORT_AFTER_FAILURES || isRefusal(nodeError, ...LASTING_REFUSALS)) this.report(nodeError);
 		await pause(delay, this.abort.signal);
+	}
+
+	/**
+	 * Tells the user, once per outage, that the trigger cannot read: a failed execution with the whole
+	 * explanation, which also starts the workflow's Error Workflow (n8n 2.8.4 and 2.41 alike).
+	 */
+	private report(nodeError: NodeApiError | NodeOperationError): void {
+		if (this.reported) return;
+		this.reported = true;
+		nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}The trigger stays active, keeps its position and keeps trying; nothing is skipped.`;
+		this.ctx.logger.error(`Rubika Trigger: ${nodeError.message}`);
+		this.ctx.saveFailedExecution(nodeError);
 	}
 
 	private recovered(): void {

@@ -11,15 +11,16 @@ import type { DownloadSettings } from '../shared/downloads';
 import { readDownloadSettings } from '../shared/downloads';
 import { isRefusal, toNodeError } from '../shared/errors';
 import { isPlainObject } from '../shared/json';
+import type { ResolvedCredential } from '../shared/transport';
 import { callRubika } from '../shared/transport';
 import type { Update } from '../shared/types';
 import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/filters';
 import { parseUpdateFilters } from '../shared/updates/filters';
-import { DEFAULT_PAGE_SIZE } from './description';
+import type { OnRejectedPosition } from './description';
+import { DEFAULT_PAGE_SIZE, ON_REJECTED_POSITION, onRejectedPositionDefault } from './description';
 
 export type TriggerFunctions = IPollFunctions | ITriggerFunctions;
 export type FirstActivation = 'startFromNow' | 'processBacklog';
-export type OnRejectedPosition = 'error' | 'restartFromOldest' | 'skipToNow';
 
 /** What both versions read from the panel. */
 export interface ReadingSettings {
@@ -61,10 +62,9 @@ export function readReadingSettings(ctx: TriggerFunctions): ReadingSettings & { 
 		filters,
 		firstActivation:
 			ctx.getNodeParameter('firstActivation', 'startFromNow') === 'processBacklog' ? 'processBacklog' : 'startFromNow',
-		onRejectedPosition:
-			options.onRejectedPosition === 'restartFromOldest' || options.onRejectedPosition === 'skipToNow'
-				? options.onRejectedPosition
-				: 'error',
+		onRejectedPosition: ON_REJECTED_POSITION.includes(options.onRejectedPosition as OnRejectedPosition)
+			? (options.onRejectedPosition as OnRejectedPosition)
+			: onRejectedPositionDefault(ctx.getNode().typeVersion),
 		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
 		download: readDownloadSettings(ctx.getNode(), options),
 		options,
@@ -86,13 +86,17 @@ export async function fetchPage(
 	ctx: TriggerFunctions,
 	cursor: string | undefined,
 	limit: number,
-	{ savedCursor = true, abortSignal }: { savedCursor?: boolean; abortSignal?: AbortSignal } = {},
+	{
+		savedCursor = true,
+		abortSignal,
+		credential,
+	}: { savedCursor?: boolean; abortSignal?: AbortSignal; credential?: ResolvedCredential } = {},
 ): Promise<Page | 'rejected'> {
 	const body: IDataObject = { limit };
 	if (cursor !== undefined) body.offset_id = cursor;
 	let data: unknown;
 	try {
-		data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 }, abortSignal });
+		data = await callRubika(ctx, 'getUpdates', body, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 }, abortSignal, credential });
 	} catch (error) {
 		if (savedCursor && cursor !== undefined && isRefusal(error, 'INVALID_INPUT')) return 'rejected';
 		throw toNodeError(ctx.getNode(), error);
@@ -131,9 +135,13 @@ export function readPage(ctx: TriggerFunctions, data: unknown): Page {
  * Called when getUpdates refused the saved cursor. Tells a lost position (Rubika answers without one) from
  * a refused bot token (it does not), and stops with an explanation unless the user chose how to go on.
  */
-export async function assertPositionLost(ctx: TriggerFunctions, settings: ReadingSettings): Promise<void> {
+export async function assertPositionLost(
+	ctx: TriggerFunctions,
+	settings: ReadingSettings,
+	credential?: ResolvedCredential,
+): Promise<void> {
 	try {
-		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 } });
+		await callRubika(ctx, 'getUpdates', { limit: 1 }, { timeoutMs: PAGE_TIMEOUT_MS, retry: { maxAttempts: 3 }, credential });
 	} catch (error) {
 		throw toNodeError(ctx.getNode(), error);
 	}
@@ -142,12 +150,15 @@ export async function assertPositionLost(ctx: TriggerFunctions, settings: Readin
 		ctx.getNode(),
 		{ method: 'getUpdates', status: 'INVALID_INPUT' },
 		{
-			message: 'Rubika no longer accepts the position this trigger saved',
+			// n8n shows only the message where an activation fails: it says what to do, the description why.
+			message: `${POSITION_REJECTED}: choose how to go on in the trigger's Options → If Rubika Rejects the Saved Position`,
 			description:
 				'This happens when the credential now belongs to another bot, or Rubika has forgotten the position. Nothing was read or skipped. Choose how to go on in Options → If Rubika Rejects the Saved Position: restart from the oldest update Rubika keeps (recently delivered ones are recognised and dropped), or skip to now.',
 		},
 	);
 }
+
+export const POSITION_REJECTED = 'Rubika no longer accepts the position this trigger saved';
 
 export function cursorOf(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -22,6 +22,7 @@ import type {
 	IRun,
 	ITriggerFunctions,
 	ITriggerResponse,
+	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -29,7 +30,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
-import { NodeTypes, makeAdditionalData, useBinaryMode } from './n8n';
+import { NodeTypes, credentialResolutions, makeAdditionalData, useBinaryMode } from './n8n';
 
 export const LISTEN_NODE = 'Rubika Trigger';
 
@@ -58,6 +59,8 @@ export interface ListenHarnessOptions {
 	withoutDeduplication?: boolean;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
+	/** The node's version: 2 (default here) or 2.1. */
+	typeVersion?: number;
 }
 
 export class ListenHarness {
@@ -86,6 +89,8 @@ export class ListenHarness {
 
 	private response: ITriggerResponse | undefined;
 
+	private additionalData: IWorkflowExecuteAdditionalData | undefined;
+
 	private manualResult: Promise<INodeExecutionData[][]> | undefined;
 
 	constructor(private readonly options: ListenHarnessOptions) {
@@ -95,7 +100,7 @@ export class ListenHarness {
 			id: 'rubika-trigger-v2',
 			name: LISTEN_NODE,
 			type: nodeType.description.name,
-			typeVersion: 2,
+			typeVersion: options.typeVersion ?? 2,
 			position: [0, 0],
 			parameters: options.parameters,
 			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
@@ -145,10 +150,11 @@ export class ListenHarness {
 				emitError = (error) => reject(error);
 			});
 		}
+		this.additionalData = makeAdditionalData(this.options.credentials, `listen-${Date.now()}`);
 		const context = new TriggerContext(
 			this.workflow,
 			this.node,
-			makeAdditionalData(this.options.credentials, `listen-${Date.now()}`),
+			this.additionalData,
 			mode,
 			this.options.activation ?? 'activate',
 			emit,
@@ -157,11 +163,16 @@ export class ListenHarness {
 				this.failures.push(error);
 			},
 		);
-		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, 2);
+		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
 		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
 		// n8n saves static data once the trigger is active.
 		if (mode !== 'manual') this.database.staticData = clone(this.workflow.staticData);
 		ListenHarness.running.add(this);
+	}
+
+	/** How often the trigger had its credential resolved since it was activated. */
+	get credentialResolutions(): number {
+		return this.additionalData ? credentialResolutions(this.additionalData) : 0;
 	}
 
 	/** "Listen for test event": what the first emit handed over. */

@@ -129,6 +129,9 @@ export class NodeTypes implements INodeTypes {
 
 /** Resolves credentials the way n8n's CredentialsHelper does for a function-style `authenticate`. */
 class CredentialsHelper extends ICredentialsHelper {
+	/** How often a node had its credential resolved (each is a database read and a decryption in n8n). */
+	resolutions = 0;
+
 	constructor(private readonly credentials: TestCredentials) {
 		super();
 	}
@@ -164,6 +167,7 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		this.resolutions++;
 		// A fresh copy per call, as n8n decrypts anew: nodes must not be able to change the stored one.
 		return { ...this.credentials };
 	}
@@ -187,6 +191,11 @@ export async function useBinaryMode(mode: BinaryMode): Promise<void> {
 	config.localStoragePath = mkdtempSync(join(tmpdir(), 'rubika-binary-'));
 	await Container.get(BinaryDataService).init();
 	binaryModeReady = mode;
+}
+
+/** How often the nodes run with this additional data had their credential resolved. */
+export function credentialResolutions(additionalData: IWorkflowExecuteAdditionalData): number {
+	return (additionalData.credentialsHelper as CredentialsHelper).resolutions;
 }
 
 export function makeAdditionalData(credentials: TestCredentials, executionId = 'test-execution'): IWorkflowExecuteAdditionalData {

@@ -4,6 +4,7 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { BOT_CHECK } from '../../nodes/RubikaTrigger/listenSettings';
 import { ListenHarness } from '../harness/listen';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
@@ -45,7 +46,9 @@ describe('activation', () => {
 		saved.cursor = 'not-a-cursor-rubika-gave';
 
 		const refused = await first.crash();
-		await expect(refused.activate()).rejects.toThrow(/no longer accepts the position/);
+		await expect(refused.activate()).rejects.toThrow(/no longer accepts the position.*Options → If Rubika Rejects the Saved Position/);
+		// The person publishing sees it at once, and it is a failed execution too (the Error Workflow runs).
+		expect(refused.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/no longer accepts the position/)]);
 
 		say(t.sandbox, 'after the loss');
 		const restarted = await first.crash({ parameters: { options: { interval: 0.2, onRejectedPosition: 'restartFromOldest' } } });
@@ -54,6 +57,73 @@ describe('activation', () => {
 		await pauseMs(500);
 		// The already delivered message is recognised and dropped; the new one comes once.
 		expect(texts(restarted.items)).toEqual(['after the loss']);
+	});
+});
+
+describe('version 2.1', () => {
+	it.each([
+		['n8n 2.41+ (deduplication keys)', false],
+		['n8n before 2.41 (recently delivered keys only)', true],
+	])('by default restarts from the oldest kept update when Rubika rejects the saved position: no error, nothing run twice, on %s', async (_name, withoutDeduplication) => {
+		const first = t.harness({ options: { interval: 0.2 } }, { typeVersion: 2.1, withoutDeduplication });
+		await first.activate();
+		say(t.sandbox, 'delivered before');
+		await first.waitForExecutions(1);
+		await pauseMs(300);
+		await first.deactivate();
+		(first.database.staticData['node:Rubika Trigger'] as { cursor: string }).cursor = 'not-a-cursor-rubika-gave';
+
+		say(t.sandbox, 'after the loss');
+		const restarted = await first.crash();
+		await restarted.activate();
+		await restarted.waitForExecutions(1);
+		await pauseMs(500);
+		expect(texts(restarted.items)).toEqual(['after the loss']);
+		expect(restarted.failures).toEqual([]);
+		await restarted.stop();
+	});
+});
+
+describe('starting unattended (n8n starting up)', () => {
+	it('a rejected position does not fail the activation: a failed execution says why, once, and the trigger stays active', async () => {
+		const first = t.harness();
+		await first.activate();
+		await pauseMs(300);
+		await first.deactivate();
+		(first.database.staticData['node:Rubika Trigger'] as { cursor: string }).cursor = 'not-a-cursor-rubika-gave';
+
+		const restarted = await first.crash({ activation: 'init', parameters: { options: { interval: 0.2 } } });
+		await restarted.activate();
+		expect(restarted.failures).toHaveLength(1);
+		expect(restarted.failures[0].message).toMatch(/no longer accepts the position/);
+		expect((restarted.failures[0] as NodeApiError).description).toMatch(/stays active.*nothing is skipped/);
+		const before = getUpdatesCount();
+		await pauseMs(2500);
+		// Still trying (with a growing wait), and not reporting the same outage again.
+		expect(getUpdatesCount()).toBeGreaterThan(before);
+		expect(restarted.failures).toHaveLength(1);
+		await restarted.stop();
+	});
+
+	it('Rubika refusing the token at start-up: reported at once; when Rubika accepts it again, everything since the saved position arrives', async () => {
+		const first = t.harness({ options: { interval: 0.2 } });
+		await first.activate();
+		say(t.sandbox, 'before the restart');
+		await first.waitForExecutions(1);
+		await pauseMs(300);
+		await first.deactivate();
+
+		t.sandbox.injectFault({ kind: 'status', method: 'getUpdates', status: 'INVALID_ACCESS', times: -1 });
+		say(t.sandbox, 'while the token is refused');
+		const restarted = await first.crash({ activation: 'init' });
+		await restarted.activate();
+		expect(restarted.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/INVALID_ACCESS/)]);
+		t.sandbox.clearFaults();
+		say(t.sandbox, 'after it is accepted again');
+		await restarted.waitForExecutions(2, 60_000);
+		expect(texts(restarted.items)).toEqual(['while the token is refused', 'after it is accepted again']);
+		expect(restarted.failures).toHaveLength(1);
+		await restarted.stop();
 	});
 });
 
@@ -130,7 +200,24 @@ describe('Listen for test event', () => {
 });
 
 describe('the credential', () => {
-	it('switched to another bot: the old position is dropped, and the trigger follows the new bot from now', async () => {
+	const defaultBotCheck = BOT_CHECK.intervalMs;
+	afterEach(() => {
+		BOT_CHECK.intervalMs = defaultBotCheck;
+	});
+
+	it('is resolved once per activation, not per request: idle reads cost no credential lookup', async () => {
+		const harness = t.harness({ options: { interval: 0.2 } });
+		await harness.activate();
+		const resolvedAtStart = harness.credentialResolutions;
+		const before = getUpdatesCount();
+		await pauseMs(1500);
+		expect(getUpdatesCount() - before).toBeGreaterThanOrEqual(4);
+		expect({ resolvedAtStart, resolvedSince: harness.credentialResolutions - resolvedAtStart }).toEqual({ resolvedAtStart: 1, resolvedSince: 0 });
+		await harness.stop();
+	});
+
+	it('is resolved again at the bot check: a credential switched to another bot is followed from then on', async () => {
+		BOT_CHECK.intervalMs = 700;
 		const other = t.sandbox.addBot({ bot_title: 'Second bot' });
 		const credentials = { accessToken: t.sandbox.bot(t.sandbox.demo!.botId)!.token, baseUrl: t.sandbox.baseUrl };
 		const harness = new ListenHarness({ parameters: { options: { interval: 0.2 } }, credentials });
@@ -142,7 +229,8 @@ describe('the credential', () => {
 		t.sandbox.userStartBot({ userId: sara.user_id, botId: other.bot_id, sendStartMessage: false });
 		t.sandbox.userSendMessage({ userId: sara.user_id, botId: other.bot_id, text: 'waiting at the second bot' });
 		credentials.accessToken = other.token;
-		await pauseMs(800);
+		// The old token still works: the trigger reads the first bot until its next bot check (700 ms here).
+		await pauseMs(1500);
 		t.sandbox.userSendMessage({ userId: sara.user_id, botId: other.bot_id, text: 'new at the second bot' });
 		await harness.waitForExecutions(2);
 		await pauseMs(400);

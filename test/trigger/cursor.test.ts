@@ -119,7 +119,9 @@ describe('restart', () => {
 			const before = copy(harness.nodeStaticData);
 			const result = await harness.tick();
 			expect(result.items).toEqual([]);
-			expect(result.error?.message).toBe('Rubika no longer accepts the position this trigger saved');
+			expect(result.error?.message).toBe(
+				"Rubika no longer accepts the position this trigger saved: choose how to go on in the trigger's Options → If Rubika Rejects the Saved Position",
+			);
 			expect(harness.nodeStaticData).toEqual(before);
 		});
 

@@ -1,5 +1,7 @@
 /** What the transport needs from n8n's context: the contexts it runs in and the bot token in the credential. */
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
@@ -19,12 +21,27 @@ export type RubikaContext =
 	| IWebhookFunctions;
 
 /**
- * The bot token, only ever needed to scrub an error: resolving credentials is a database read and a
- * decryption in n8n, which already does one per request for the call itself.
+ * The node's Rubika credential, resolved once, for a caller that sends many requests with it (the continuous
+ * trigger): n8n resolves a credential on every `httpRequestWithAuthentication` call otherwise, which costs a
+ * database read, a decryption and an expression sandbox, tens of milliseconds of CPU (BENCHMARKS.md, B8).
+ * Handed back to n8n's authenticated helper, so the token still only goes into the address in the credential's
+ * `authenticate`.
  */
-export async function tokenOf(context: RubikaContext): Promise<string | undefined> {
+export type ResolvedCredential = ICredentialsDecrypted;
+
+export async function resolveCredential(context: RubikaContext): Promise<ResolvedCredential> {
+	const data = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const named = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { id: named?.id ?? '', name: named?.name ?? '', type: CREDENTIAL_TYPE, data };
+}
+
+/**
+ * The bot token, only ever needed to scrub an error: taken from the credential the call was made with, or
+ * resolved here (a database read and a decryption in n8n) when the caller let n8n resolve it.
+ */
+export async function tokenOf(context: RubikaContext, resolved?: ResolvedCredential): Promise<string | undefined> {
 	try {
-		const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+		const credentials = resolved?.data ?? (await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 		return typeof credentials?.accessToken === 'string' ? credentials.accessToken.trim() : undefined;
 	} catch {
 		return undefined;

@@ -3,7 +3,8 @@
  * through one retry loop (./retry.ts) that reads Rubika's answers (./envelope.ts, ./failures.ts) and lets no
  * bot token out (./redact.ts).
  */
-export { CREDENTIAL_TYPE } from './credential';
+export { CREDENTIAL_TYPE, resolveCredential } from './credential';
+export type { ResolvedCredential } from './credential';
 export { callAnyMethod, callRubika } from './call';
 export type { CallOptions } from './retry';
 export { executionCallOptions } from './retry';

@@ -2,7 +2,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { RubikaContext } from './credential';
+import type { RubikaContext, ResolvedCredential } from './credential';
 import { tokenOf } from './credential';
 import type { AttemptFailure } from './failures';
 
@@ -26,8 +26,9 @@ export async function toNodeApiError(
 	failure: AttemptFailure,
 	itemIndex: number | undefined,
 	attempts: number,
+	credential?: ResolvedCredential,
 ): Promise<NodeApiError> {
-	const token = await tokenOf(context);
+	const token = await tokenOf(context, credential);
 	const scrub = (text: string) => redactToken(text, token);
 	const details = JSON.parse(scrub(JSON.stringify({ ...failure.details, attempts }))) as JsonObject;
 	const error = new NodeApiError(context.getNode(), details, {

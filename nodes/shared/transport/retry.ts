@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Admission, RateLimitSettings } from '../rateLimit';
 import { RateLimitGate, backoffDelay } from '../rateLimit';
 import { pause } from '../wait';
-import type { RubikaContext } from './credential';
+import type { ResolvedCredential, RubikaContext } from './credential';
 import { CREDENTIAL_TYPE } from './credential';
 import type { RawResponse } from './failures';
 import { AttemptFailure, networkFailure, rateLimitBudgetSpent } from './failures';
@@ -50,6 +50,11 @@ export interface CallOptions {
 	 * attempts like any transient fault. Uploads and downloads ignore it.
 	 */
 	gate?: RateLimitGate;
+	/**
+	 * The credential, already resolved (./credential.ts `resolveCredential`): n8n then skips resolving it for
+	 * this request. Without it n8n resolves the node's credential on every attempt.
+	 */
+	credential?: ResolvedCredential;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -88,7 +93,8 @@ export async function sendWithRetries<T>(
 	let refusal: AttemptFailure | undefined;
 	const signal = options.abortSignal;
 	const abandoned = () => new NodeOperationError(context.getNode(), `Rubika ${label}: abandoned, the caller stopped`);
-	const fail = async (failure: AttemptFailure) => await toNodeApiError(context, failure, options.itemIndex, attempts);
+	const fail = async (failure: AttemptFailure) => await toNodeApiError(context, failure, options.itemIndex, attempts, options.credential);
+	const resolved = options.credential ? { credentialsDecrypted: options.credential } : undefined;
 	for (;;) {
 		if (signal?.aborted) throw abandoned();
 		let failure: AttemptFailure;
@@ -116,6 +122,7 @@ export async function sendWithRetries<T>(
 					timeout,
 					...(signal ? { abortSignal: signal } : {}),
 				},
+				resolved,
 			)) as RawResponse;
 			// Awaited here, so that a failure while a streamed body is consumed is retried too.
 			const result = await interpret(response);
