@@ -99,7 +99,7 @@ export const test = {
 			const id = world.exampleId('moderation.json');
 			await world.server();
 			const trigger = world.example('moderation.json').nodes.find((n) => n.name === 'Link posted in the group');
-			t.check('moderation: its Rubika Trigger is version 2 (continuous, no Poll Times)', trigger?.typeVersion === 2 && !('pollTimes' in (trigger?.parameters ?? {})), trigger && { typeVersion: trigger.typeVersion });
+			t.check('moderation: its Rubika Trigger is version 2.1 (continuous, no Poll Times)', trigger?.typeVersion === 2.1 && !('pollTimes' in (trigger?.parameters ?? {})), trigger && { typeVersion: trigger.typeVersion });
 			const activated = await activateContinuous(world, id);
 			t.check('moderation: the workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
 			try {

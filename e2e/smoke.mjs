@@ -60,10 +60,13 @@ export const test = {
 			!!triggerV2 && !triggerV2.polling && !triggerV2.properties?.some((p) => p.name === 'pollTimes') && !!triggerV2.properties?.find((p) => p.name === 'options')?.options?.some((o) => o.name === 'interval'),
 			triggerV2 ? { polling: triggerV2.polling, properties: triggerV2.properties?.map((p) => p.name) } : 'version 2 not listed',
 		);
+		const triggerV21 = versionOf(OURS.trigger, 2.1);
 		t.check(
-			'version 2 is the default for new Rubika Trigger nodes',
-			[triggerV1, triggerV2].every((x) => x?.defaultVersion === 2),
-			[triggerV1, triggerV2].map((x) => x?.defaultVersion),
+			'version 2.1 is the default for new Rubika Trigger nodes; it restarts from the oldest kept update when Rubika rejects the saved position, version 2 stops with an error',
+			[triggerV1, triggerV2, triggerV21].every((x) => x?.defaultVersion === 2.1) &&
+				rejectedPositionDefault(triggerV2) === 'error' &&
+				rejectedPositionDefault(triggerV21) === 'restartFromOldest',
+			{ defaultVersions: [triggerV1, triggerV2, triggerV21].map((x) => x?.defaultVersion), v2: rejectedPositionDefault(triggerV2), v21: rejectedPositionDefault(triggerV21) },
 		);
 		// Each path is an expression choosing between the secret-in-path form (the default) and the plain form.
 		const suffixes = ['', '/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'];
@@ -114,3 +117,8 @@ export const test = {
 };
 
 if (isMain(import.meta.url)) await runStandalone(test);
+
+/** The default, in a version's description, of Options → If Rubika Rejects the Saved Position. */
+function rejectedPositionDefault(description) {
+	return description?.properties?.find((p) => p.name === 'options')?.options?.find((o) => o.name === 'onRejectedPosition')?.default;
+}
