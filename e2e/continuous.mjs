@@ -2,7 +2,9 @@
 // Rubika Trigger version 2 (the continuous trigger) in a real `n8n start`, as a user sees it: a message
 // sent on the sandbox starts its own execution within seconds (the delay is printed, not bounded);
 // filters start nothing for what they drop; a burst gives one execution per message, each once;
-// a graceful restart (messages sent while n8n is down) and a SIGKILL lose and repeat nothing;
+// a graceful restart (messages sent while n8n is down; n8n starts while Rubika refuses the token: a failed
+// execution and the Error Workflow say so, the workflow stays published and reads everything once the token
+// is accepted again) and a SIGKILL lose and repeat nothing;
 // deactivation ends every getUpdates request; "Listen for test event" (n8n's POST /rest/workflows/:id/run
 // with the trigger to start from) gets the message sent while listening, and stops reading afterwards,
 // also when the user stops listening without a message.
@@ -11,15 +13,21 @@
 import { isMain, runStandalone } from './lib/harness.mjs';
 import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from './lib/workflow-builder.mjs';
 import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
-import { nodeFullItems } from './lib/world.mjs';
+import { listExecutions, nodeFullItems } from './lib/world.mjs';
 
-const ID = 'e2eContinuous001'; // defaults + a Text Pattern
+const ID = 'e2eContinuous001'; // defaults + a Text Pattern; its Error Workflow is ERROR_ID
+const ERROR_ID = 'e2eContErrorWf01'; // Error Trigger → No Op: what n8n runs when ID fails
 const FILTERS_ID = 'e2eContFilters01'; // chat, sender and command filters
 const LISTEN_ID = 'e2eContListen001'; // never published: "Listen for test event"
 const TRIGGER = 'Rubika Trigger';
 /** Generous: a message that has not started its execution by then is lost. Not a performance bound. */
 const ARRIVAL_DEADLINE_MS = 30_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Every execution of a workflow, finished or not, oldest first. */
+const listAll = async (world, id) => await listExecutions(world.publicApi, id, { includeData: false });
+/** The workflow with its settings' Error Workflow set. */
+const withErrorWorkflow = (workflow, errorWorkflowId) => ({ ...workflow, settings: { ...workflow.settings, errorWorkflow: errorWorkflowId } });
 
 const trigger = (parameters) => node(TRIGGER, RUBIKA_TRIGGER, parameters, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL });
 
@@ -28,7 +36,8 @@ export const test = {
 	workflows(demo) {
 		return [
 			// Defaults but for a Text Pattern: other tests talk to the same bot.
-			linearWorkflow(ID, 'E2E: continuous trigger', [trigger({ filters: { textPattern: '^e2e-cont ' } }), noOp('Received')]),
+			withErrorWorkflow(linearWorkflow(ID, 'E2E: continuous trigger', [trigger({ filters: { textPattern: '^e2e-cont ' } }), noOp('Received')]), ERROR_ID),
+			linearWorkflow(ERROR_ID, 'E2E: continuous trigger, error workflow', [node('Error Trigger', 'n8n-nodes-base.errorTrigger'), noOp('Told')]),
 			linearWorkflow(FILTERS_ID, 'E2E: continuous trigger, filters', [
 				trigger({
 					// Nothing older matches these filters, so Process Backlog is safe and leaves no start-up race.
@@ -58,8 +67,8 @@ export const test = {
 		};
 		const texts = (items) => items.map((i) => i.json.text);
 		/** Waits until the workflow's trigger has emitted `count` items (at most ARRIVAL_DEADLINE_MS). */
-		const waitForItems = async (count, label, id = ID) => {
-			const deadline = Date.now() + ARRIVAL_DEADLINE_MS;
+		const waitForItems = async (count, label, id = ID, timeoutMs = ARRIVAL_DEADLINE_MS) => {
+			const deadline = Date.now() + timeoutMs;
 			let items = [];
 			while (Date.now() < deadline) {
 				items = await received(id);
@@ -194,13 +203,49 @@ export const test = {
 
 		// --- restarts ------------------------------------------------------------------------------
 		const upTo7 = ['e2e-cont 1', 'e2e-cont 2', ...burst];
+		// n8n 2.x runs only a published Error Workflow ("… is not active and cannot be executed" otherwise).
+		await world.activate(ERROR_ID);
 		await sleep(500);
 		await world.stopServer();
 		await say(sara, 'e2e-cont 8 (n8n down)');
 		await say(reza, 'e2e-cont 9 (n8n down)');
-		await world.server();
+		// n8n starts up while Rubika refuses the bot token: the trigger cannot read. Nobody watches the editor,
+		// so the failure must come as a failed execution that starts the Error Workflow, and the trigger must
+		// read everything once Rubika accepts the token again.
+		const errorRunsBefore = (await listAll(world, ERROR_ID)).length;
+		await admin.injectFault({ kind: 'status', method: 'getUpdates', status: 'INVALID_ACCESS', times: -1 });
+		let failedExecution;
+		let errorRun;
+		try {
+			await world.server();
+			const deadline = Date.now() + ARRIVAL_DEADLINE_MS;
+			while (Date.now() < deadline && !(failedExecution && errorRun)) {
+				failedExecution ??= (await listAll(world, ID)).find((e) => e.status === 'error');
+				errorRun ??= (await listAll(world, ERROR_ID)).slice(errorRunsBefore).find((e) => e.status === 'success');
+				await sleep(300);
+			}
+		} finally {
+			await admin.clearFaults();
+		}
+		const failed = failedExecution && (await world.publicApi(`/executions/${failedExecution.id}?includeData=true`));
+		const failure = failed?.data?.resultData?.error;
+		t.check(
+			'n8n starting while Rubika refuses the token: a failed execution of the workflow says so (INVALID_ACCESS) and that the trigger keeps trying',
+			/INVALID_ACCESS/.test(failure?.message ?? '') && /keeps trying/.test(failure?.description ?? ''),
+			failure ? { message: failure.message, description: failure.description } : 'no failed execution',
+		);
+		const told = errorRun && (await world.publicApi(`/executions/${errorRun.id}?includeData=true`));
+		// n8n hands the Error Trigger the failed execution, or for a trigger's failure the trigger's error.
+		const errorData = told && nodeFullItems(told, 'Error Trigger')[0]?.json;
+		t.check(
+			"… the workflow's Error Workflow runs, with that error",
+			/INVALID_ACCESS/.test(errorData?.execution?.error?.message ?? errorData?.trigger?.error?.message ?? '') && errorData?.workflow?.id === ID,
+			errorData ?? 'the Error Workflow did not run',
+		);
+		t.check('… and the workflow stays published', (await world.publicApi(`/workflows/${ID}`))?.active === true);
 		await say(ali, 'e2e-cont 10 (after restart)');
-		await waitForItems(10, 'after a graceful restart');
+		// The trigger backs off while Rubika refuses (up to a minute): allow for one long wait.
+		await waitForItems(10, 'after a graceful restart, once Rubika accepts the token again', ID, 2 * ARRIVAL_DEADLINE_MS);
 		// A replay comes from the first read after the start, which precedes the message sent after it.
 		await sleep(1500);
 		items = await received();
@@ -226,6 +271,7 @@ export const test = {
 
 		// --- deactivation ------------------------------------------------------------------------
 		await world.deactivate(ID);
+		await world.deactivate(ERROR_ID);
 		const stillActive = (await world.publicApi('/workflows?active=true&limit=250')).data ?? [];
 		t.eq('no workflow is active any more (so no getUpdates may come)', stillActive.map((w) => w.name), []);
 		const afterDeactivation = await requestsDuring(5000, 2000);

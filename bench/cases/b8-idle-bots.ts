@@ -1,0 +1,198 @@
+/**
+ * B8: many bots on one n8n, at rest. In ONE real n8n 2.41.1 (the e2e world: the packed package, the sandbox
+ * in its own process), N bots each with its own credential and a published workflow Rubika Trigger (default
+ * settings) → No Op, none of them getting an update. For N = 100, 30, 10 and 1 (all activated first, then
+ * deactivated down to each count), and with no trigger at all: getUpdates requests in the sandbox's log and
+ * the CPU of n8n's process tree (/proc) over a window. Beside it, in this process, a raw keep-alive HTTP loop
+ * making getUpdates requests at the same rate, as the floor of what a request can cost.
+ *
+ * While all 100 are active, one bot gets messages at random gaps: latency from sending to its execution's
+ * start (n8n's startedAt), p50/p95, with 99 others idling.
+ *
+ * Every window falls within the triggers' first five quiet minutes, when they read once a second (Interval);
+ * afterwards they slow to Idle Interval (3 s by default) and cost a third of it.
+ */
+import { performance } from 'node:perf_hooks';
+
+import { caseMain, importE2eLib } from '../lib/proc';
+import type { CpuWindow } from '../lib/procCpu';
+import { cpuBetween, sampleCpu } from '../lib/procCpu';
+import { keepAliveAgent, postJson } from '../lib/rawHttp';
+
+interface Input {
+	bots: number[];
+	windowMs: number;
+	messages: number;
+	minGapMs: number;
+	maxGapMs: number;
+}
+
+export interface IdleRow {
+	bots: number;
+	seconds: number;
+	getUpdates: number;
+	requestsPerSecond: number;
+	cpu: CpuWindow;
+	/** n8n's CPU above its own idle (no trigger), per request and per bot. */
+	msPerRequest: number;
+	percentOfCorePerBot: number;
+}
+
+export interface B8Result {
+	n8nVersion: string;
+	none: { seconds: number; cpu: CpuWindow };
+	rows: IdleRow[];
+	/** The raw keep-alive loop at the rate of the largest row: CPU of this process per request. */
+	raw: { requests: number; seconds: number; msPerRequest: number };
+	latency: { bots: number; sent: number; delivered: number; p50Ms: number; p95Ms: number; maxMs: number };
+	activationSeconds: number;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const N8N_VERSION = '2.41.1';
+const PREFIX = 'b8bench';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (message: string) => process.stderr.write(`[b8] ${message}\n`);
+
+function percentile(sorted: number[], p: number): number {
+	if (sorted.length === 0) return NaN;
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const workflowId = (index: number) => `benchB8Idle${String(index).padStart(5, '0')}`;
+const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, '0')}`;
+
+caseMain<Input, B8Result>(async (input) => {
+	const [worldLib, builder, n8n] = await Promise.all([importE2eLib('world.mjs'), importE2eLib('workflow-builder.mjs'), importE2eLib('n8n.mjs')]);
+	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER } = builder;
+	const most = Math.max(...input.bots);
+	const workflows = Array.from({ length: most }, (_, index) =>
+		linearWorkflow(workflowId(index), `B8: bot ${index + 1}`, [
+			node('Rubika Trigger', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], options: {} }, {
+				typeVersion: 2.1,
+				credential: { id: credentialId(index), name: `B8 bot ${index + 1}` },
+			}),
+			noOp('NoOp'),
+		]),
+	);
+	log('building and packing the package, preparing n8n…');
+	const pack = await worldLib.packOnce({ build: true, log });
+	let world: any;
+	try {
+		world = await worldLib.createWorld({ version: N8N_VERSION, pack, workflows, log });
+		const { admin, demo } = world;
+		// Bot 1 is the demo bot (its users can write to it); the others are new bots of their own.
+		const tokens: string[] = [demo.token];
+		for (let index = 1; index < most; index++) tokens.push((await admin.call('POST', '/bots', { bot_title: `B8 bot ${index + 1}` })).token);
+		await n8n.importCredentials(
+			world.ctx,
+			tokens.map((token, index) => ({ id: credentialId(index), name: `B8 bot ${index + 1}`, type: 'rubikaApi', data: { accessToken: token, baseUrl: world.sandbox.url } })),
+		);
+		const server = await world.server();
+		const pid: number = server.pid;
+		const getUpdatesSince = async (from: number) => ((await admin.requests('getUpdates')) as Array<{ at: number }>).filter((entry) => entry.at >= from).length;
+		const measure = async () => {
+			const before = sampleCpu(pid);
+			await sleep(input.windowMs);
+			const after = sampleCpu(pid);
+			return { cpu: cpuBetween(before, after), getUpdates: await getUpdatesSince(before.at) - (await getUpdatesSince(after.at)) };
+		};
+
+		const none = await measure();
+		log(`no trigger: n8n ${none.cpu.percentOfCore.toFixed(2)} % of a core`);
+
+		const activationStart = Date.now();
+		for (const workflow of workflows) await world.activate(workflow.id);
+		const activationSeconds = (Date.now() - activationStart) / 1000;
+		log(`${most} workflows published in ${activationSeconds.toFixed(1)} s`);
+		await sleep(5000);
+		const rows: IdleRow[] = [];
+		const row = async (bots: number) => {
+			const { cpu, getUpdates } = await measure();
+			const aboveIdleMs = cpu.treeMs - (none.cpu.treeMs / none.cpu.seconds) * cpu.seconds;
+			const result: IdleRow = {
+				bots,
+				seconds: cpu.seconds,
+				getUpdates,
+				requestsPerSecond: getUpdates / cpu.seconds,
+				cpu,
+				msPerRequest: aboveIdleMs / Math.max(1, getUpdates),
+				percentOfCorePerBot: ((aboveIdleMs / (cpu.seconds * 1000)) * 100) / bots,
+			};
+			rows.push(result);
+			log(`${bots} idle bots: ${result.requestsPerSecond.toFixed(1)} getUpdates/s, n8n ${cpu.percentOfCore.toFixed(1)} % of a core, ${result.msPerRequest.toFixed(2)} ms per request above n8n's idle, ${result.percentOfCorePerBot.toFixed(3)} % of a core per bot`);
+		};
+		await row(most);
+
+		// --- latency of one bot while the others idle -------------------------------------------------
+		const sara = demo.users.sara;
+		const sentAt: number[] = [];
+		for (let seq = 0; seq < input.messages; seq++) {
+			const at = Date.now();
+			await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: `${PREFIX} ${seq}` });
+			sentAt.push(at);
+			await sleep(input.minGapMs + Math.random() * (input.maxGapMs - input.minGapMs));
+		}
+		let latencies: number[] = [];
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline) {
+			const executions = await worldLib.listExecutions(world.publicApi, workflowId(0));
+			latencies = [];
+			for (const execution of executions) {
+				const text = String(execution.data?.resultData?.runData?.['Rubika Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.text ?? '');
+				const match = new RegExp(`^${PREFIX} (\\d+)$`).exec(text);
+				if (match) latencies.push(Date.parse(execution.startedAt) - sentAt[Number(match[1])]);
+			}
+			if (latencies.length >= input.messages) break;
+			await sleep(1000);
+		}
+		latencies.sort((a, b) => a - b);
+		const latency = {
+			bots: most,
+			sent: input.messages,
+			delivered: latencies.length,
+			p50Ms: percentile(latencies, 50),
+			p95Ms: percentile(latencies, 95),
+			maxMs: latencies.at(-1) ?? NaN,
+		};
+		log(`one bot of ${most}: ${latency.delivered}/${latency.sent} messages, p50 ${latency.p50Ms} ms, p95 ${latency.p95Ms} ms`);
+
+		for (const bots of [...input.bots].filter((count) => count < most).sort((a, b) => b - a)) {
+			const active = rows.at(-1)!.bots;
+			for (let index = bots; index < active; index++) await world.deactivate(workflowId(index));
+			await sleep(3000);
+			await row(bots);
+		}
+
+		// --- the floor: a raw keep-alive loop at the busiest row's rate ---------------------------------
+		const agent = keepAliveAgent();
+		const rate = rows[0].requestsPerSecond;
+		const url = `${world.sandbox.url}/v3/${tokens[0]}/getUpdates`;
+		const rawSeconds = input.windowMs / 1000;
+		const total = Math.round(rate * rawSeconds);
+		const cpuBefore = process.cpuUsage();
+		const begin = performance.now();
+		for (let index = 0; index < total; index++) {
+			await postJson(url, { limit: 100 }, agent);
+			const due = begin + ((index + 1) / rate) * 1000;
+			const wait = due - performance.now();
+			if (wait > 0) await sleep(wait);
+		}
+		const rawCpu = process.cpuUsage(cpuBefore);
+		agent.destroy();
+		const raw = { requests: total, seconds: (performance.now() - begin) / 1000, msPerRequest: (rawCpu.user + rawCpu.system) / 1000 / total };
+		log(`raw keep-alive loop: ${raw.msPerRequest.toFixed(3)} ms CPU per request`);
+
+		return {
+			n8nVersion: world.version,
+			none: { seconds: none.cpu.seconds, cpu: none.cpu },
+			rows,
+			raw,
+			latency,
+			activationSeconds,
+		};
+	} finally {
+		await world?.close().catch(() => {});
+		pack.cleanup?.();
+	}
+});
