@@ -16,6 +16,7 @@ import { handleApiRequest } from './api';
 import type { FilesContext } from './files';
 import { handleDownload, handleUpload } from './files';
 import { send } from './http';
+import { READ_ONLY_METHODS } from './methods';
 import type { WebContext } from './web/serve';
 import { handleWeb, isWebPath } from './web/serve';
 
@@ -25,9 +26,15 @@ export interface SandboxRoutes {
 	files: FilesContext;
 	web: WebContext;
 	admin: AdminContext;
-	/** Called after every request is answered (any request may have changed the world). */
-	afterRequest(): void;
+	/**
+	 * Called after every request is answered. `mayHaveChangedWorld` is false for requests that only read:
+	 * GET and HEAD (every route keeps those read-only) and the API's read methods.
+	 */
+	afterRequest(mayHaveChangedWorld: boolean): void;
 }
+
+/** `/v3/{token}/{method}` */
+const API_PATH = /^\/v3\/([^/]*)\/([^/]+)\/?$/;
 
 export class SandboxHttpServer {
 	readonly #server: http.Server;
@@ -40,7 +47,7 @@ export class SandboxHttpServer {
 					console.error('[rubika-sandbox] request failed', error);
 					send(res, 500, JSON.stringify({ status: 'SANDBOX_INTERNAL_ERROR', dev_message: String(error) }));
 				})
-				.finally(() => routes.afterRequest());
+				.finally(() => routes.afterRequest(mayChangeWorld(req)));
 		});
 		this.#server.on('connection', (socket) => {
 			this.#sockets.add(socket);
@@ -71,10 +78,10 @@ export class SandboxHttpServer {
 }
 
 async function route(routes: SandboxRoutes, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-	const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+	const url = requestUrl(req);
 	const path = url.pathname;
 	let match: RegExpExecArray | null;
-	if ((match = /^\/v3\/([^/]*)\/([^/]+)\/?$/.exec(path))) {
+	if ((match = API_PATH.exec(path))) {
 		await handleApiRequest(routes.api, req, res, safeDecode(match[1]), safeDecode(match[2]));
 	} else if ((match = /^\/upload\/([^/]+)\/?$/.exec(path))) {
 		await handleUpload(routes.files, req, res, safeDecode(match[1]));
@@ -88,6 +95,17 @@ async function route(routes: SandboxRoutes, req: http.IncomingMessage, res: http
 		req.resume();
 		send(res, 404, 'Not Found', 'text/plain; charset=utf-8');
 	}
+}
+
+function requestUrl(req: http.IncomingMessage): URL {
+	return new URL(req.url ?? '/', 'http://sandbox.invalid');
+}
+
+/** False for requests that only read: GET and HEAD (every route keeps them read-only), and the API's read methods. */
+function mayChangeWorld(req: http.IncomingMessage): boolean {
+	if (req.method === 'GET' || req.method === 'HEAD') return false;
+	const api = API_PATH.exec(requestUrl(req).pathname);
+	return !api || !READ_ONLY_METHODS.has(safeDecode(api[2]));
 }
 
 function safeDecode(segment: string): string {

@@ -53,4 +53,15 @@ export class MessageIdSequence {
 		this.last += 1n + BigInt(randomBytes(1)[0] % 16);
 		return this.last.toString();
 	}
+
+	/** The newest id given out (or the starting point): a state file keeps it. */
+	get lastIssued(): string {
+		return this.last.toString();
+	}
+
+	/** Makes every later id larger than `id`, one given out before a restart (the clock may have gone back). */
+	continueAfter(id: string): void {
+		const issued = BigInt(id);
+		if (issued > this.last) this.last = issued;
+	}
 }

@@ -10,6 +10,7 @@ export type { DeliveryRecord } from './webhooks';
 export type { ChatSnapshot, ChatMemberSnapshot, SandboxMessage, BotSnapshot } from './snapshots';
 export type { UserMessageInput, UserMessageRef, SyntheticUpdatesInput } from './actions';
 export type { NewBot, NewUser, NewGroupOrChannel, UserRecord, EndpointRecord, FileRecord } from './state';
+export type { StateFileStatus } from './stateFile';
 export { SandboxState } from './state';
 export {
 	DEMO_BOT_TOKEN,

@@ -275,3 +275,14 @@ export const METHODS: Record<RubikaMethod, MethodHandler> & { editInlineKeypad: 
 	unbanChatMember,
 	...UNDOCUMENTED_HANDLERS,
 };
+
+/** The methods that only read the world: after one of them there is nothing new to save (stateFile.ts). */
+export const READ_ONLY_METHODS: ReadonlySet<string> = new Set<RubikaMethod>([
+	'getMe',
+	'getChat',
+	'getFile',
+	'getUpdates',
+	'getChatMember',
+	'getChatAdministrators',
+	'getChatMemberCount',
+]);

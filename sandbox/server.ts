@@ -8,6 +8,9 @@
  * RubikaSandbox is the in-process test API: the world (world.ts) plus configuration, reset, the request log
  * (requestLog.ts), faults (faults.ts) and webhook deliveries (webhooks.ts). It owns those parts and hands
  * each route module only what that module's context names (httpServer.ts wires the routes).
+ *
+ * With `stateFile` the world outlives the process (stateFile.ts, savedState.ts): `npm start` keeps its demo
+ * there, so what n8n saved about the bot (cursors, registered webhooks) still holds after a restart.
  */
 import type { AdminContext } from './admin';
 import type { ApiContext } from './api';
@@ -21,8 +24,11 @@ import type { RequestLogEntry } from './requestLog';
 import { RequestLog } from './requestLog';
 import type { DemoInfo, SeedName } from './seed';
 import { applySeed, demoInfo } from './seed';
+import { restoreSandbox, saveSandbox } from './savedState';
 import type { FileRecord } from './state';
 import { SandboxState } from './state';
+import type { StateFileStatus } from './stateFile';
+import { StateFile } from './stateFile';
 import type { DeliveryRecord } from './webhooks';
 import { WebhookDispatcher } from './webhooks';
 import type { EventsContext } from './web/events';
@@ -40,9 +46,15 @@ export interface SandboxOptions extends SandboxConfigPatch {
 	publicBaseUrl?: string;
 	/** Milliseconds since the epoch; message times and update_time come from it. */
 	clock?: () => number;
+	/**
+	 * Keep the world in this JSON file: restored from it at start when it exists (else built from `seed`),
+	 * saved a moment after every HTTP request that changed it and at close(). Without it the world lives in
+	 * memory only, as tests want.
+	 */
+	stateFile?: string;
 }
 
-const START_ONLY_KEYS = ['port', 'host', 'seed', 'publicBaseUrl', 'clock'] as const;
+const START_ONLY_KEYS = ['port', 'host', 'seed', 'publicBaseUrl', 'clock', 'stateFile'] as const;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RubikaSandbox> {
 	const sandbox = new RubikaSandbox(options);
@@ -58,6 +70,8 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 	 */
 	url = '';
 	demo: DemoInfo | null = null;
+	/** Where the world is kept and whether it came from there; null without the stateFile option. */
+	stateFile: StateFileStatus | null = null;
 	readonly config: SandboxConfig = defaultConfig();
 	readonly #faults = new FaultQueue();
 	readonly #rateLimiter = new RateLimiter();
@@ -66,6 +80,9 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 	readonly #events: SandboxEvents;
 	readonly #http: SandboxHttpServer;
 	#currentState!: SandboxState;
+	/** The seed the current world was built from (a restored world keeps its own). */
+	#worldSeed!: SeedName;
+	readonly #stateFile: StateFile | undefined;
 	#boundPort = 0;
 	readonly #host: string;
 	readonly #port: number;
@@ -87,7 +104,13 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 			() => this.config,
 			() => this.#faults.take({ kind: 'delivery' }) !== undefined,
 		);
-		this.resetState(this.#seed);
+		if (options.stateFile !== undefined) {
+			this.#stateFile = new StateFile(options.stateFile, () => JSON.stringify(saveSandbox(this.state, this.#worldSeed)));
+		}
+		const restored = this.#stateFile?.load((data) => restoreSandbox(data, this.config, this.#clock));
+		if (restored) this.useState(restored.state, restored.seed);
+		else this.resetState(this.#seed);
+		this.stateFile = this.#stateFile?.status ?? null;
 
 		// What the route modules may touch: one object, of which each module's context type shows it a part.
 		const sandbox = this;
@@ -109,8 +132,12 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 			files: parts,
 			web: { events: this.#events },
 			admin: this,
-			// Any request may have changed the world: tell open chat pages (a no-op when none is open).
-			afterRequest: () => this.#events.poke(),
+			// Tell open chat pages whatever changed (a no-op when none is open; they compare for themselves), and
+			// save a world that may have changed.
+			afterRequest: (mayHaveChangedWorld) => {
+				this.#events.poke();
+				if (mayHaveChangedWorld) this.#stateFile?.changed();
+			},
 		});
 	}
 
@@ -119,11 +146,12 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 		this.url = this.baseUrl;
 	}
 
-	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries. */
+	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries; saves the world to the state file. */
 	async close(): Promise<void> {
 		this.#webhooks.close();
 		this.#events.close();
 		await this.#http.close();
+		this.#stateFile?.close();
 	}
 
 	// ----- addresses -----
@@ -174,12 +202,17 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 
 	private resetState(seed: SeedName): void {
 		const state = new SandboxState(this.config, this.#clock);
+		applySeed(state, seed);
+		this.useState(state, seed);
+	}
+
+	private useState(state: SandboxState, seed: SeedName): void {
 		state.listener = {
 			onUpdate: (bot, update) => this.#webhooks.deliverUpdate(bot, update),
 			onInlineMessage: (bot, inline) => this.#webhooks.deliverInline(bot, inline),
 		};
-		applySeed(state, seed);
 		this.#currentState = state;
+		this.#worldSeed = seed;
 		this.demo = seed === 'demo' ? demoInfo() : null;
 	}
 

@@ -23,6 +23,7 @@ import type {
 import type { SandboxConfig } from './config';
 import { ActionError } from './errors';
 import { GUID_PATTERN, MessageIdSequence, newGuid, newOpaqueId, newToken, TOKEN_PATTERN } from './ids';
+import type { SavedUpdateLog } from './updates';
 import { UpdateLog } from './updates';
 import { CHANNEL_USERNAME } from './validation';
 
@@ -174,6 +175,16 @@ export class SandboxState {
 		return this.messageIds.next();
 	}
 
+	/** The newest message id given out; see continueMessageIdsAfter. */
+	get lastMessageId(): string {
+		return this.messageIds.lastIssued;
+	}
+
+	/** A restored world (savedState.ts) goes on with ids larger than the ones it had given out. */
+	continueMessageIdsAfter(id: string): void {
+		this.messageIds.continueAfter(id);
+	}
+
 	// ----- creation -----
 
 	addBot(input: NewBot = {}): BotRecord {
@@ -194,11 +205,16 @@ export class SandboxState {
 			share_url: `https://rubika.ir/${username}`,
 			commands: [],
 			endpoints: new Map(),
-			updates: new UpdateLog(() => this.config.updateRetention),
+			updates: this.newUpdateLog(),
 		};
 		this.bots.set(bot_id, bot);
 		this.botsByToken.set(token, bot);
 		return bot;
+	}
+
+	/** A bot's update log under the configured retention; `saved` continues a restored one (savedState.ts). */
+	newUpdateLog(saved?: SavedUpdateLog): UpdateLog {
+		return new UpdateLog(() => this.config.updateRetention, saved);
 	}
 
 	addUser(input: NewUser): UserRecord {

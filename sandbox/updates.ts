@@ -15,15 +15,38 @@ export interface UpdateReadResult {
 	nextSeq: number;
 }
 
+/** A log as a state file keeps it (savedState.ts): enough to accept the cursors it issued before. */
+export interface SavedUpdateLog {
+	epoch: string;
+	/** Sequence number of the first update in `updates`. */
+	firstSeq: number;
+	updates: Update[];
+}
+
 export class UpdateLog {
-	private readonly epoch = newOpaqueId(6);
-	private entries: Update[] = [];
+	private readonly epoch: string;
+	private entries: Update[];
 	/** Index in `entries` of the oldest retained update; trimmed entries are compacted away in batches. */
 	private head = 0;
 	/** Sequence number of `entries[head]`. */
-	private firstSeq = 0;
+	private firstSeq: number;
 
-	constructor(private readonly retention: () => number) {}
+	/**
+	 * `saved`: go on where a saved log stopped, with its epoch and sequence numbers, so every cursor it
+	 * issued stays valid (a client's saved `next_offset_id` survives a sandbox restart).
+	 */
+	constructor(
+		private readonly retention: () => number,
+		saved?: SavedUpdateLog,
+	) {
+		this.epoch = saved?.epoch ?? newOpaqueId(6);
+		this.entries = saved ? saved.updates.slice() : [];
+		this.firstSeq = saved?.firstSeq ?? 0;
+	}
+
+	save(): SavedUpdateLog {
+		return { epoch: this.epoch, firstSeq: this.firstSeq, updates: this.all() };
+	}
 
 	get size(): number {
 		return this.entries.length - this.head;
