@@ -1,6 +1,7 @@
 /**
  * `npm run sandbox`: the sandbox with the demo seed on RUBIKA_SANDBOX_PORT (default 8765), for manual
  * trials, demos and out-of-process tests. Prints what you need to point a Rubika credential at it.
+ * `npm run sandbox -- --state FILE` keeps the world in FILE between runs.
  */
 import { DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from './seed';
 import { startSandbox } from './server';
@@ -8,7 +9,10 @@ import { startSandbox } from './server';
 async function main(): Promise<void> {
 	const port = Number(process.env.RUBIKA_SANDBOX_PORT ?? 8765);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`RUBIKA_SANDBOX_PORT is not a port: ${process.env.RUBIKA_SANDBOX_PORT}`);
-	const sandbox = await startSandbox({ port, host: process.env.RUBIKA_SANDBOX_HOST ?? '127.0.0.1' });
+	const stateIndex = process.argv.indexOf('--state');
+	const stateFile = stateIndex > 0 ? process.argv[stateIndex + 1] : undefined;
+	if (stateIndex > 0 && !stateFile) throw new Error('--state needs a file name');
+	const sandbox = await startSandbox({ port, host: process.env.RUBIKA_SANDBOX_HOST ?? '127.0.0.1', stateFile });
 	const users = Object.values(DEMO_USERS)
 		.map((user) => `  ${user.first_name.padEnd(5)} user_id ${user.user_id}   private chat ${user.chat_id}`)
 		.join('\n');
@@ -23,6 +27,7 @@ async function main(): Promise<void> {
 			`  Channel ${DEMO_CHANNEL_ID} (bot is admin)`,
 			`  Stickers ${Object.values(DEMO_STICKERS).map((sticker) => `${sticker.emoji_character} ${sticker.sticker_id}`).join('   ')}`,
 			`Admin API: ${sandbox.baseUrl}/_sandbox/state  (see sandbox/README.md)`,
+			...(sandbox.stateFile ? [`State: ${sandbox.stateFile.restored ? 'restored from' : 'a new world, kept in'} ${sandbox.stateFile.file}`] : []),
 			`Try: curl -X POST ${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/getMe`,
 			'Ctrl+C to stop.',
 		].join('\n'),

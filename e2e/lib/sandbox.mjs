@@ -9,11 +9,13 @@ const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
 const GUID_RE = /^(u0|b0|g0|c0)[A-Za-z0-9]{30}$/;
 
 /**
+ * `stateFile`: keep the world in that file between runs (sandbox-child's --state); tests leave it out and
+ * get a fresh world.
  * @returns {Promise<{url: string, info: object, demo: object, child, log: () => string, stop: () => Promise<void>}>}
  */
-export function startSandboxProcess({ port = 8765, host = '127.0.0.1', timeoutMs = 60_000, onLine, env } = {}) {
+export function startSandboxProcess({ port = 8765, host = '127.0.0.1', stateFile, timeoutMs = 60_000, onLine, env } = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CHILD, '--port', String(port), '--host', host], {
+		const child = spawn(process.execPath, [CHILD, '--port', String(port), '--host', host, ...(stateFile ? ['--state', stateFile] : [])], {
 			cwd: REPO_ROOT,
 			env: { ...process.env, ...env },
 			stdio: ['pipe', 'pipe', 'pipe'],

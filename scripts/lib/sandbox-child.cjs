@@ -4,10 +4,12 @@
 // which are plain JavaScript and cannot import TypeScript themselves, and the benchmarks (through
 // bench/lib/sandboxProcess.ts), which keep the sandbox's CPU and memory out of the process they measure.
 //
-//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1] [--options JSON] [--serve MODULE]
+//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1] [--state FILE] [--options JSON] [--serve MODULE]
 //
-// It calls `startSandbox({ ...options, port, host })` from sandbox/index.ts; --options carries the other
-// SandboxOptions (configuration such as latencyMs or rateLimit), --port and --host win over it.
+// It calls `startSandbox({ ...options, port, host, stateFile })` from sandbox/index.ts; --options carries the
+// other SandboxOptions (configuration such as latencyMs or rateLimit), --port, --host and --state win over
+// it. --state keeps the world in FILE between runs (restored at start, saved after changes and on exit;
+// `npm start` uses it); without it the sandbox starts from its seed every time.
 // With --serve, a module (path from the repository root, TypeScript allowed) whose `serve(sandbox)` is
 // called with the running sandbox once it listens: the benchmarks' IPC calls (bench/lib/sandboxOps.ts).
 //
@@ -48,6 +50,7 @@ async function main() {
 	const port = Number(arg('port', process.env.RUBIKA_SANDBOX_PORT || 8765));
 	const host = arg('host', '127.0.0.1');
 	const options = JSON.parse(arg('options', '{}'));
+	const stateFile = arg('state', undefined);
 	const serveModule = arg('serve', undefined);
 	// Keep sandbox logs off stdout, which carries only the READY line.
 	const write = process.stdout.write.bind(process.stdout);
@@ -62,7 +65,7 @@ async function main() {
 	const mod = require(file);
 	const startSandbox = mod.startSandbox || (mod.default && mod.default.startSandbox);
 	if (!startSandbox) throw new Error(`No startSandbox() export found in ${file}`);
-	const handle = await startSandbox({ ...options, port, host });
+	const handle = await startSandbox({ ...options, port, host, ...(stateFile ? { stateFile } : {}) });
 	if (serveModule) require(path.resolve(repo, serveModule)).serve(handle);
 	const info = plain(handle) || {};
 	const url =
