@@ -2,7 +2,7 @@
 // `npm start`: a real n8n with this package loaded, talking to the Rubika sandbox (or to Rubika).
 //
 //   npm start                       build, pack, install into n8n, start sandbox + n8n, print the login
-//   npm start -- --fresh            start from an empty n8n (new database, owner, credential)
+//   npm start -- --fresh            start over: an empty n8n (new database, owner, credential) and a new sandbox world
 //   npm start -- --no-build         use dist/ as it is
 //   RUBIKA_BOT_TOKEN=… npm start    use the real Bot API (https://botapi.rubika.ir or RUBIKA_BASE_URL)
 //
@@ -16,7 +16,9 @@
 //   RUBIKA_EXAMPLES_DIR (examples/)        workflows to import (each file one workflow JSON)
 //
 // Ctrl-C stops n8n and the sandbox. The n8n install and the user folder are reused, so a second
-// start takes seconds plus n8n's own boot (about 10 s).
+// start takes seconds plus n8n's own boot (about 10 s). The sandbox keeps its world (chats, messages,
+// update log, registered webhooks, files) in the user folder too, beside n8n's database: what n8n saved
+// about the bot (a trigger's position, a registered webhook) holds in the next run, and --fresh drops both.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -148,10 +150,11 @@ function prepareExamples() {
 const WEBHOOK_TRIGGER = `${n8n.PACKAGE_NAME}.rubikaWebhookTrigger`;
 
 /**
- * The sandbox starts empty on every run, so the endpoints an active Rubika Webhook Trigger registered in
- * an earlier run are gone, while the node still remembers having registered them (and would not do it
- * again). Deactivating and activating such workflows makes them register with this sandbox. Returns their
- * names. Uses the public API with a key kept in the state file (created once).
+ * For a sandbox that started a new world while n8n's folder is older (its state file was missing or
+ * unusable): the endpoints an active Rubika Webhook Trigger registered in an earlier run are gone, while
+ * the node still remembers having registered them (and would not do it again). Deactivating and
+ * activating such workflows makes them register with this sandbox. Returns their names. Uses the public
+ * API with a key kept in the state file (created once).
  */
 async function reRegisterWebhooks(ctx, s, stateFile) {
 	let { apiKey } = readState(stateFile);
@@ -204,6 +207,8 @@ async function main() {
 	const ctx = n8n.createContext({ paths, userFolder, port, brokerPort, host: '127.0.0.1', listenAddress });
 	if (listenAddress !== '127.0.0.1') ctx.env.N8N_HOST = 'localhost';
 	const stateFile = path.join(userFolder, 'start-state.json');
+	// Beside n8n's database, so the two stay in step: removed together by --fresh.
+	const sandboxStateFile = path.join(userFolder, 'sandbox-state.json');
 
 	const hasPackage = await installPackage(ctx, stateFile);
 
@@ -221,6 +226,7 @@ async function main() {
 		try {
 			const sb = await startSandboxProcess({
 				port: sandboxPort,
+				stateFile: sandboxStateFile,
 				onLine: (l) => process.stdout.write(`[sandbox] ${l}\n`),
 			});
 			children.push({ stop: sb.stop });
@@ -301,8 +307,9 @@ async function main() {
 			credTest = { status: 'Error', message: e.message };
 		}
 	}
+	const sandboxWorld = api.sandbox?.info.stateFile;
 	let reRegistered = [];
-	if (s && api.kind === 'sandbox' && types?.nodes.includes(WEBHOOK_TRIGGER)) {
+	if (s && api.kind === 'sandbox' && !sandboxWorld?.restored && types?.nodes.includes(WEBHOOK_TRIGGER)) {
 		try {
 			reRegistered = await reRegisterWebhooks(ctx, s, stateFile);
 		} catch (e) {
@@ -330,6 +337,14 @@ async function main() {
 	if (credTest) lines.push(`   credential test (getMe): ${credTest.status}${credTest.message ? ` — ${credTest.message}` : ''}`);
 	if (api.kind === 'sandbox') {
 		lines.push(` Sandbox:   ${api.baseUrl}   (admin API: ${api.baseUrl}/_sandbox/)`);
+		lines.push(`   world ${sandboxWorld?.restored ? 'restored from' : 'new, kept in'} ${sandboxStateFile}`);
+		if (sandboxWorld?.problem) {
+			lines.push(
+				`   WARNING: the saved world could not be used (${sandboxWorld.problem}); it was moved to ${sandboxWorld.setAside}.`,
+				'   A published Rubika Trigger may now fail to activate (its saved position belongs to the old world):',
+				'   choose another "If Rubika Rejects the Saved Position" in it, or start over with npm start -- --fresh.',
+			);
+		}
 		lines.push(` Chat page: ${chatPage}`);
 		lines.push('   (write to the bot as a demo user and tap its keypads, in a browser)');
 		if (api.sandbox.demo.token) lines.push(`   demo bot token: ${api.sandbox.demo.token}`);
