@@ -1,22 +1,35 @@
 #!/usr/bin/env node
-// `npm start` stops everything it started when only npm gets the signal, as a process manager or
-// `kill -INT <npm pid>` sends it (Ctrl-C in a terminal signals the whole process group instead).
+// `npm start` twice keeps the demo alive, and `npm start` stops everything it started when only npm gets the
+// signal, as a process manager or `kill -INT <npm pid>` sends it (Ctrl-C in a terminal signals the whole
+// process group instead).
 //
-// For SIGINT and then SIGTERM: `npm start -- --no-build` in a process group of its own, on free ports and a
-// temporary n8n user folder, until it prints its summary; the signal goes to the npm process alone; then npm
-// must exit, and every process it started (the start script, the sandbox, n8n and its task runner) must be
-// gone, their ports free.
+// Two runs of `npm start -- --no-build` on one temporary n8n user folder and one set of free ports, each in a
+// process group of its own:
+//   1. a fresh start; two bots are published through n8n's public API, as a user publishes them: an echo bot
+//      on Rubika Trigger v2 (continuous) and one on the Rubika Webhook Trigger, both replying with Send Text.
+//      A message from Sara gets both replies. Then SIGINT goes to the npm process alone.
+//   2. `npm start` again: the sandbox says it restored its world, the first conversation is still there, and
+//      a new message gets both replies, with nothing published or registered again. Then SIGTERM.
+// After each signal npm must exit, and every process it started (the start script, the sandbox, n8n and its
+// task runner) must be gone, their ports free.
 //
 //   node e2e/start.mjs        (after a build: dist/ must exist, as `npm test` leaves it)
 import { spawn, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createReporter, isMain } from './lib/harness.mjs';
-import { REPO_ROOT, freePort, isPortFree } from './lib/n8n.mjs';
+import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
+import { createReporter, eventually, isMain } from './lib/harness.mjs';
+import { REPO_ROOT, createApiKey, freePort, isPortFree, publicApi, setupOwner, waitForWebhook } from './lib/n8n.mjs';
+import { sandboxAdmin } from './lib/sandbox.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, rubika } from './lib/workflow-builder.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const READY_LINE = 'Ctrl-C stops n8n and the sandbox';
+/** A reply that has not arrived by then is not coming. Not a performance bound. */
+const REPLY_DEADLINE_MS = 30_000;
 
 /** Every process below `pid`, from /proc (Linux). */
 function descendants(pid) {
@@ -53,48 +66,6 @@ const alive = (pid) => {
 	}
 };
 
-async function startAndSignal(t, signal) {
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-start-'));
-	const n8nPort = await freePort();
-	const ports = { n8n: n8nPort, broker: await freePort(), sandbox: await freePort() };
-	const env = { ...process.env, N8N_PORT: String(ports.n8n), N8N_RUNNERS_BROKER_PORT: String(ports.broker), RUBIKA_SANDBOX_PORT: String(ports.sandbox), RUBIKA_N8N_USER_FOLDER: userFolder };
-	for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
-	const npm = spawn('npm', ['start', '--', '--no-build'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	let output = '';
-	npm.stdout.on('data', (d) => (output += d));
-	npm.stderr.on('data', (d) => (output += d));
-	const exited = new Promise((resolve) => npm.once('exit', (code, sig) => resolve({ code, signal: sig })));
-	try {
-		const deadline = Date.now() + 240_000;
-		while (!output.includes(READY_LINE) && Date.now() < deadline && npm.exitCode === null) await sleep(200);
-		if (!t.check(`${signal}: npm start gets n8n and the sandbox running`, output.includes(READY_LINE), output.slice(-3000))) return;
-		const started = descendants(npm.pid);
-		t.check(`${signal}: n8n and the sandbox run below npm`, started.length >= 3, `${started.length} processes`);
-		const t0 = Date.now();
-		process.kill(npm.pid, signal); // npm alone, not its process group
-		const result = await Promise.race([exited, sleep(60_000).then(() => 'timeout')]);
-		t.check(`${signal} to npm alone: npm exits`, result !== 'timeout', `${JSON.stringify(result)} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		let left = started.filter(alive);
-		for (let i = 0; i < 100 && left.length; i++) {
-			await sleep(100);
-			left = started.filter(alive);
-		}
-		t.eq(`${signal}: every process npm start started is gone`, left.map((pid) => `${pid} ${procName(pid)}`), []);
-		const busy = [];
-		for (const [name, port] of Object.entries(ports)) if (!(await isPortFree(port))) busy.push(`${name} ${port}`);
-		t.eq(`${signal}: their ports are free again`, busy, []);
-	} finally {
-		if (npm.exitCode === null) {
-			try {
-				process.kill(-npm.pid, 'SIGKILL');
-			} catch {
-				/* gone */
-			}
-		}
-		fs.rmSync(userFolder, { recursive: true, force: true });
-	}
-}
-
 function procName(pid) {
 	try {
 		return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim().slice(0, 120);
@@ -103,12 +74,147 @@ function procName(pid) {
 	}
 }
 
+/** The two bots of run 1: each replies to a message with its own prefix, so either reply can be told apart. */
+function echoBots() {
+	const reply = (prefix) =>
+		rubika('Reply', {
+			resource: 'message',
+			operation: 'sendMessage',
+			chatId: '={{ $json.chat_id }}',
+			text: `=${prefix}: {{ $json.text }}`,
+			sendOptions: { replyToMessageId: '={{ $json.message_id }}' },
+		});
+	return [
+		linearWorkflow(undefined, 'Echo bot (continuous trigger)', [
+			node('Rubika Trigger', RUBIKA_TRIGGER, {}, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL }),
+			reply('echo'),
+		]),
+		linearWorkflow(undefined, 'Echo bot (webhook trigger)', [
+			node('Rubika Webhook Trigger', RUBIKA_WEBHOOK_TRIGGER, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'] }, { credential: EXAMPLE_CREDENTIAL, webhookId: randomUUID() }),
+			reply('webhook'),
+		]),
+	];
+}
+
+/** `npm start -- --no-build` in a process group of its own; resolves once it printed its summary. */
+async function startNpm(t, label, env) {
+	const t0 = Date.now();
+	const npm = spawn('npm', ['start', '--', '--no-build'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const run = { npm, output: '', exited: new Promise((resolve) => npm.once('exit', (code, sig) => resolve({ code, signal: sig }))) };
+	npm.stdout.on('data', (d) => (run.output += d));
+	npm.stderr.on('data', (d) => (run.output += d));
+	const deadline = Date.now() + 240_000;
+	while (!run.output.includes(READY_LINE) && Date.now() < deadline && npm.exitCode === null) await sleep(200);
+	const ready = run.output.includes(READY_LINE);
+	run.ready = t.check(`${label}: npm start gets n8n and the sandbox running`, ready, ready ? seconds(t0) : run.output.slice(-3000));
+	if (run.ready) {
+		run.started = descendants(npm.pid);
+		t.check(`${label}: n8n and the sandbox run below npm`, run.started.length >= 3, `${run.started.length} processes`);
+	}
+	return run;
+}
+
+/** `signal` to npm alone: npm exits, and every process it started is gone with its port. */
+async function stopNpm(t, run, signal, ports) {
+	const t0 = Date.now();
+	process.kill(run.npm.pid, signal); // npm alone, not its process group
+	const result = await Promise.race([run.exited, sleep(60_000).then(() => 'timeout')]);
+	t.check(`${signal} to npm alone: npm exits`, result !== 'timeout', `${JSON.stringify(result)} after ${seconds(t0)}`);
+	let left = run.started.filter(alive);
+	for (let i = 0; i < 100 && left.length; i++) {
+		await sleep(100);
+		left = run.started.filter(alive);
+	}
+	t.eq(`${signal}: every process npm start started is gone`, left.map((pid) => `${pid} ${procName(pid)}`), []);
+	const busy = [];
+	for (const [name, port] of Object.entries(ports)) if (!(await isPortFree(port))) busy.push(`${name} ${port}`);
+	t.eq(`${signal}: their ports are free again`, busy, []);
+}
+
+function killGroup(run) {
+	if (run?.npm.exitCode !== null) return;
+	try {
+		process.kill(-run.npm.pid, 'SIGKILL');
+	} catch {
+		/* gone */
+	}
+}
+
+async function twoRuns(t) {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-start-'));
+	const ports = { n8n: await freePort(), broker: await freePort(), sandbox: await freePort() };
+	const env = { ...process.env, N8N_PORT: String(ports.n8n), N8N_RUNNERS_BROKER_PORT: String(ports.broker), RUBIKA_SANDBOX_PORT: String(ports.sandbox), RUBIKA_N8N_USER_FOLDER: userFolder };
+	for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
+	const n8n = { baseUrl: `http://127.0.0.1:${ports.n8n}` };
+	const admin = sandboxAdmin(`http://127.0.0.1:${ports.sandbox}`);
+	let run;
+	try {
+		// --- run 1: publish, a message gets its replies, SIGINT ---------------------------------------
+		run = await startNpm(t, 'first start', env);
+		if (!run.ready) return;
+		const world = await admin.state();
+		const bot = world.bots[0];
+		const sara = world.users.find((user) => user.first_name === 'Sara');
+		const saraChat = world.chats.find((chat) => chat.user_id === sara.user_id).chat_id;
+		/** Sara writes; both bots must answer with a reply to her message. */
+		const converse = async (label, text) => {
+			const sent = Date.now();
+			const question = await admin.act('send-message', { userId: sara.user_id, chatId: saraChat, text });
+			const replies = await eventually(
+				async () => {
+					const found = (await admin.messages(saraChat)).filter((m) => m.sender_type === 'Bot' && m.reply_to_message_id === question.message_id);
+					return found.length >= 2 ? found : undefined;
+				},
+				{ timeoutMs: REPLY_DEADLINE_MS },
+			);
+			const texts = (replies ?? []).map((m) => m.text).sort();
+			const expected = [`echo: ${text}`, `webhook: ${text}`];
+			if (t.eq(`${label}: both bots reply to "${text}"`, texts, expected)) t.note(`both replies within ${seconds(sent)}`);
+		};
+
+		const publishing = Date.now();
+		const s = await setupOwner(n8n);
+		const apiKey = await createApiKey(n8n, s, { label: 'e2e start' });
+		for (const workflow of echoBots()) {
+			const { name, nodes, connections, settings } = workflow;
+			const created = await publicApi(n8n, apiKey, '/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
+			await publicApi(n8n, apiKey, `/workflows/${created.id}/activate`, { method: 'POST' });
+		}
+		// n8n activates after the API call returns: wait for the webhook's registration with the sandbox and
+		// n8n's route for it, and for the continuous trigger's first reading (Start From Now marks "now" there).
+		const endpoint = await eventually(async () => (await admin.bot(bot.bot_id)).endpoints.find((e) => e.type === 'ReceiveUpdate'), { timeoutMs: 30_000 });
+		const hookPath = new URL(endpoint.url).pathname.replace(/^\/webhook\//, '');
+		await waitForWebhook(n8n, hookPath);
+		await eventually(async () => (await admin.requests('getUpdates')).length >= 2, { timeoutMs: 30_000 });
+		t.note(`both bots published and listening within ${seconds(publishing)}`);
+		await converse('first start', 'hello before the restart');
+		const firstConversation = await admin.messages(saraChat);
+		await stopNpm(t, run, 'SIGINT', ports);
+
+		// --- run 2: the same folder and ports, nothing published again, SIGTERM --------------------------
+		run = await startNpm(t, 'second start', env);
+		if (!run.ready) return;
+		t.check('second start: the sandbox restored its world from the user folder', run.output.includes(`world restored from ${path.join(userFolder, 'sandbox-state.json')}`), run.output.match(/ {3}world .*/)?.[0]);
+		t.eq('second start: the first conversation is still there', await admin.messages(saraChat), firstConversation);
+		// The endpoint is the sandbox's from run 1; n8n must have its route again before a delivery can land.
+		await waitForWebhook(n8n, hookPath);
+		await converse('second start', 'hello after the restart');
+		const refusedReads = (await admin.requests('getUpdates')).filter((r) => r.status !== 'OK');
+		t.eq('second start: the continuous trigger read on from its saved position (no getUpdates refused)', refusedReads.map((r) => r.status), []);
+		t.eq('second start: the webhook was not registered again (no updateBotEndpoints)', (await admin.requests('updateBotEndpoints')).length, 0);
+		await stopNpm(t, run, 'SIGTERM', ports);
+	} finally {
+		killGroup(run);
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
 export async function main() {
 	const t = createReporter('start');
-	process.stdout.write('\n=== npm start: stopping on a signal to npm alone ===\n');
+	process.stdout.write('\n=== npm start twice: the demo goes on; stopping on a signal to npm alone ===\n');
 	const started = Date.now();
-	for (const signal of ['SIGINT', 'SIGTERM']) await t.step(signal, () => startAndSignal(t, signal));
-	process.stdout.write(`${t.passed} passed, ${t.failed} failed (start, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+	await t.step('npm start twice', () => twoRuns(t));
+	process.stdout.write(`${t.passed} passed, ${t.failed} failed (start, ${seconds(started)})\n`);
 	return t.failed ? 1 : 0;
 }
 
