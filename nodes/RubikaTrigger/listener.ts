@@ -21,6 +21,10 @@
  *   running, so a long backlog cannot flood n8n.
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
+ * - The credential is resolved at the start and at each bot check, not per request (BOT_CHECK): n8n's
+ *   resolving it per request was most of an idle trigger's cost.
+ * - Nothing fails silently: a start-up or read problem becomes one failed execution per outage (report()),
+ *   which runs the Error Workflow; an unattended start (n8n booting) keeps the trigger active and trying.
  */
 import type { INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -161,7 +165,6 @@ class UpdateListener {
 				throw nodeError;
 			}
 			this.failures = 1;
-			this.positioned = false;
 		}
 	}
 
@@ -256,7 +259,10 @@ class UpdateListener {
 		this.recent.save(this.state, 'recentKeys');
 	}
 
-	/** At activation: where to start, checked against Rubika so that a problem fails the activation. */
+	/**
+	 * Where to start, checked against Rubika: at activation, so that a problem shows there, and again from the
+	 * loop after an unattended start or a bot change could not check it.
+	 */
 	private async position(): Promise<void> {
 		this.positioned = false;
 		if (this.state.started !== true && this.settings.firstActivation === 'startFromNow') {
