@@ -22,6 +22,25 @@ export function fallbackId(file) {
  */
 export const OPENAI_EXAMPLE_CREDENTIAL = Object.freeze({ id: 'openAiExample001', name: 'OpenAI (example)' });
 
+/**
+ * The n8n API credential examples/retry-crashed-executions.json names. It holds an API key of the n8n it
+ * runs in, which exists only once that n8n has an owner: the e2e world imports it when a test asks for it
+ * (world.n8nApiCredential()); `npm start` leaves it to the user.
+ */
+export const N8N_API_EXAMPLE_CREDENTIAL = Object.freeze({ id: 'n8nApiExample001', name: 'n8n API (example)' });
+
+/**
+ * A copy of the workflow whose Set-node field `apiUrl` (where an example calls n8n's own public API, as in
+ * the retry recipe's Settings) is `apiUrl`.
+ */
+export function withApiUrl(workflow, apiUrl) {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		for (const field of node.parameters?.assignments?.assignments ?? []) if (field.name === 'apiUrl') field.value = apiUrl;
+	}
+	return copy;
+}
+
 /** Whether a node belongs to this package (its credential is the one to rewrite). */
 export function isRubikaNode(node) {
 	return String(node.type).startsWith(`${PACKAGE_NAME}.`) || !!node.credentials?.rubikaApi;

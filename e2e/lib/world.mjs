@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureN8n } from '../../scripts/install-n8n.mjs';
-import { EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withFastPolls } from './examples.mjs';
+import { EXAMPLE_CREDENTIAL, N8N_API_EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withApiUrl, withFastPolls } from './examples.mjs';
 import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';
 
@@ -91,10 +91,12 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		{ ...OPENAI_EXAMPLE_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-e2e-fake-model', url: `http://127.0.0.1:${fakeModelPort}/v1` } },
 	]);
 
+	// Examples that call n8n's own public API call this n8n.
+	const apiUrl = `${ctx.baseUrl}/api/v1`;
 	const examples = new Map();
 	for (const { file, workflow, error } of readExamples()) {
 		if (error) throw new Error(`examples/${file}: ${error}`);
-		examples.set(file, FAST_POLL_EXAMPLES.has(file) ? withFastPolls(workflow) : workflow);
+		examples.set(file, withApiUrl(FAST_POLL_EXAMPLES.has(file) ? withFastPolls(workflow) : workflow, apiUrl));
 	}
 	// The demo ids, plus where the sandbox answers (for workflows that address the Bot API by URL).
 	const all = [...examples.values(), ...(typeof workflows === 'function' ? workflows({ ...demo, sandboxUrl: sandbox.url }) : workflows)];
@@ -110,6 +112,7 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 	let server;
 	let session;
 	let apiKey;
+	let n8nApiCredentialImported = false;
 	const logFile = path.join(workDir, 'n8n.log');
 
 	const world = {
@@ -173,6 +176,18 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		async apiKey() {
 			await world.server();
 			return apiKey;
+		},
+		/**
+		 * Imports the n8n API credential the examples name (N8N_API_EXAMPLE_CREDENTIAL), holding this n8n's API
+		 * key and address, once; the server must be running (the key exists once the owner does). The CLI
+		 * writes it beside the running server, which reads credentials from the database when a node needs one.
+		 */
+		async n8nApiCredential() {
+			if (!n8nApiCredentialImported) {
+				await n8n.importCredentials(ctx, [{ ...N8N_API_EXAMPLE_CREDENTIAL, type: 'n8nApi', data: { apiKey: await world.apiKey(), baseUrl: apiUrl } }]);
+				n8nApiCredentialImported = true;
+			}
+			return N8N_API_EXAMPLE_CREDENTIAL;
 		},
 		/** Stops n8n: SIGTERM (graceful) or, with `kill`, SIGKILL. */
 		async stopServer({ kill = false } = {}) {
