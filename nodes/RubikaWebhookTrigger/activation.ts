@@ -3,7 +3,7 @@
  * checkExists, create and delete for the `default` webhook. The record of what was registered is
  * registration.ts; the secret in the address is secret.ts.
  */
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { callRubika } from '../shared/transport';
@@ -20,14 +20,31 @@ import {
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
+/** The node's `webhookMethods` (both versions): n8n runs them for the `default` webhook only. */
+export function activationMethods(): NonNullable<INodeType['webhookMethods']> {
+	return {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await isRegistered(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await register(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await unregister(this);
+			},
+		},
+	};
+}
+
 /** True when this node already registered this exact URL (same n8n address, bot and endpoints). */
-export async function isRegistered(context: IHookFunctions): Promise<boolean> {
+async function isRegistered(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints } = await registrationTarget(context);
 	return registrationMatches(readRegistration(context.getWorkflowStaticData('node')), url, endpoints);
 }
 
 /** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
-export async function register(context: IHookFunctions): Promise<boolean> {
+async function register(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints, secret } = await registrationTarget(context);
 	readFilters(context, endpoints);
 	readDownloadOptions(context);
@@ -47,7 +64,7 @@ export async function register(context: IHookFunctions): Promise<boolean> {
  * Forgets the registration. Rubika has no call to remove an endpoint, so the bot keeps posting to this URL
  * until something else registers; n8n answers those posts with 404 once inactive.
  */
-export async function unregister(context: IHookFunctions): Promise<boolean> {
+async function unregister(context: IHookFunctions): Promise<boolean> {
 	forgetRegistration(context.getWorkflowStaticData('node'));
 	return true;
 }
