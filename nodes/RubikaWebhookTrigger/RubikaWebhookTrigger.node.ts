@@ -1,8 +1,9 @@
 /**
  * Rubika Webhook Trigger: registers n8n's address with the bot's endpoints (activation.ts) and starts the
  * workflow with each delivery (delivery.ts). Version 2 (the default for new nodes) gives every node a path of
- * its own, so any number of bots can each have an active workflow; version 1 stays as it was for the
- * workflows built with it. Their descriptions are in description.ts.
+ * its own, so any number of bots can each have an active workflow, and refuses a second active workflow for
+ * one bot; version 1 stays as it was for the workflows built with it. Their descriptions are in
+ * description.ts.
  */
 import type { INodeTypeBaseDescription } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';

@@ -19,7 +19,7 @@ import { webhookTriggerVersionDescription } from './description';
 export class RubikaWebhookTriggerV1 implements INodeType {
 	description: INodeTypeDescription;
 
-	webhookMethods = activationMethods();
+	webhookMethods = activationMethods({ refuseTakenBot: false });
 
 	constructor(baseDescription: INodeTypeBaseDescription) {
 		this.description = webhookTriggerVersionDescription(baseDescription, {

@@ -70,6 +70,8 @@ export interface WebhookHarnessOptions {
 	typeVersion?: number;
 	/** The workflow the node is in (default: one test workflow). */
 	workflow?: { id: string; name: string };
+	/** The name of the node's credential, as the workflow refers to it. */
+	credentialName?: string;
 	/** Whose static-data saving to model (see above). Default '2.41'. */
 	n8n?: '2.41' | '2.8';
 }
@@ -153,7 +155,7 @@ export class WebhookHarness {
 			position: [0, 0],
 			parameters: options.parameters,
 			webhookId: options.webhookId ?? randomUUID(),
-			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
+			credentials: { rubikaApi: { id: 'cred-1', name: options.credentialName ?? 'Rubika test bot' } },
 		};
 		this.saved = clone(options.staticData ?? {});
 	}
@@ -240,6 +242,14 @@ export class WebhookHarness {
 		const workflow = this.loadWorkflow();
 		const [first] = this.webhooks(workflow);
 		return (await this.runLifecycle('checkExists', workflow, first, 'activate')) === true;
+	}
+
+	/**
+	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, which n8n
+	 * does not ask anything (no checkExists, no create).
+	 */
+	serveWithoutActivating(): void {
+		this.active = true;
 	}
 
 	/** Deactivating: `delete` for every webhook, then the routes go away. */

@@ -1,9 +1,9 @@
 /**
  * Version 2 of the webhook trigger: a webhook path of its own for every node, so that workflows for several
- * bots can all be active. Harnesses of one test share a node type loaded afresh (`freshTriggerNodeType()`):
- * workflows in one n8n process, which start with nothing in memory.
+ * bots can all be active, and one active trigger per bot. Harnesses of one test share a node type loaded
+ * afresh (`freshTriggerNodeType()`): workflows in one n8n process, which start with nothing in memory.
  */
-import type { IVersionedNodeType } from 'n8n-workflow';
+import type { IVersionedNodeType, WebhookPathTakenError } from 'n8n-workflow';
 
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
@@ -22,8 +22,8 @@ beforeEach(() => {
 });
 
 /**
- * A version 2 trigger (default parameters unless given) in workflow `id`, for the demo bot or the bot with
- * `token`, in this test's n8n process.
+ * A version 2 trigger (default parameters unless given) in workflow `id`, with a credential named after it,
+ * for the demo bot or the bot with `token`, in this test's n8n process.
  */
 async function workflowFor(
 	id: string,
@@ -34,6 +34,7 @@ async function workflowFor(
 		nodeType: process,
 		workflow: { id, name: `Workflow ${id}` },
 		credentials: { accessToken: token, baseUrl: sandbox.baseUrl },
+		credentialName: `Bot ${id}`,
 		...options,
 	});
 }
@@ -130,6 +131,123 @@ describe('many bots', () => {
 		expect(triggers.map((trigger) => trigger.executions[0].items[0].json.chat_id)).toEqual(chats);
 	});
 });
+
+describe('one active workflow per bot', () => {
+	test('a second workflow for the same bot is refused, naming the bot\'s credential, the workflow that has it and what to do; the first keeps the bot', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const registrations = sandbox.requestsFor('updateBotEndpoints').length;
+
+		const second = await workflowFor('second');
+		const refusal = second.activate();
+		await expect(refusal).rejects.toThrow(
+			'Another active workflow already receives the bot of the credential "Bot second": "Workflow first" (ID first, node "Rubika Webhook Trigger").',
+		);
+		await expect(refusal).rejects.toThrow(/Deactivate that workflow first, or choose another bot's credential here/);
+		// n8n's own "path taken" error, which n8n 2.41 does not retry (of the node's copy of n8n-workflow, loaded
+		// afresh here, so compared by class name); the node is named for the editor.
+		const error = (await refusal.catch((caught: unknown) => caught)) as WebhookPathTakenError;
+		expect(classNames(error)).toContain('WebhookPathTakenError');
+		expect(error.node?.name).toBe('Rubika Webhook Trigger');
+		expect(error.description).toMatch(/Execute Workflow/);
+		expect(second.active).toBe(false);
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(registrations);
+
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'still the first' });
+		await sandbox.deliveriesSettled();
+		expect(texts(first)).toEqual(['still the first']);
+	});
+
+	test('once the first workflow is deactivated, the second activates and receives the bot', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const second = await workflowFor('second');
+		await expect(second.activate()).rejects.toThrow(/already receives/);
+		await first.deactivate();
+		await second.activate();
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'now the second' });
+		await sandbox.deliveriesSettled();
+		expect(texts(second)).toEqual(['now the second']);
+	});
+
+	test('the same workflow activated again (n8n publishing a new version) is not refused', async () => {
+		const trigger = await workflowFor('again');
+		await trigger.activate();
+		await trigger.activate('update');
+		expect(trigger.active).toBe(true);
+	});
+
+	test('version 1 is never refused, but a version 2 workflow is refused while a version 1 workflow has the bot', async () => {
+		const v1 = await workflowFor('old', { typeVersion: 1 });
+		await v1.activate();
+		await expect((await workflowFor('new')).activate()).rejects.toThrow(/"Workflow old" \(ID old/);
+		const anotherV1 = await workflowFor('older', { typeVersion: 1 });
+		await anotherV1.activate();
+		expect(anotherV1.active).toBe(true);
+	});
+
+	test('listening for a test event is not refused, and when it stops the active workflow keeps its bot', async () => {
+		const production = await workflowFor('production');
+		await production.activate();
+		const testOfAnother = await workflowFor('draft', { test: true });
+		await testOfAnother.activate();
+		await testOfAnother.deactivate();
+		// The same node on the same n8n: only its test address (…/webhook-test/…) differs.
+		const testOfItself = await workflowFor('production', {
+			test: true,
+			webhookId: production.node.webhookId,
+			publicOrigin: production.origin,
+		});
+		await testOfItself.activate();
+		await testOfItself.deactivate();
+		await expect((await workflowFor('third')).activate()).rejects.toThrow(/"Workflow production"/);
+	});
+
+	test('an activation that fails (Rubika refuses the address) leaves the bot free', async () => {
+		sandbox.configure({ requireHttpsEndpoints: true });
+		await expect((await workflowFor('failing')).activate()).rejects.toThrow(/InvalidUrl/);
+		sandbox.configure({ requireHttpsEndpoints: false });
+		const next = await workflowFor('next');
+		await next.activate();
+		expect(next.active).toBe(true);
+	});
+
+	test('after a restart: n8n 2.8 activates the workflows again, and the second one is refused', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		process = freshTriggerNodeType();
+		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
+		await restarted.activate('init');
+		await expect((await workflowFor('second')).activate()).rejects.toThrow(/"Workflow first"/);
+	});
+
+	test('after a restart n8n 2.41 serves the webhooks without activating them: the trigger counts again from its first delivery', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		process = freshTriggerNodeType();
+		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
+		restarted.serveWithoutActivating();
+		const early = await workflowFor('early');
+		await early.activate();
+		// Nothing in this process knew of the first workflow: the early one took the bot over, as version 1 would.
+		expect(registered('ReceiveUpdate')).toBe(registeredBy(early));
+		await early.deactivate();
+
+		const firstAddress = new URL(registeredBy(first)).pathname;
+		expect(answer(await restarted.post(firstAddress, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
+		expect(texts(restarted)).toEqual(['hello']);
+		await expect((await workflowFor('late')).activate()).rejects.toThrow(/"Workflow first"/);
+	});
+});
+
+/** The classes an object is an instance of, by name, its own first. */
+function classNames(value: object): string[] {
+	const names: string[] = [];
+	for (let prototype = Object.getPrototypeOf(value); prototype; prototype = Object.getPrototypeOf(prototype)) {
+		names.push(prototype.constructor.name);
+	}
+	return names;
+}
 
 /** The address a trigger registered with the sandbox (its last updateBotEndpoints call). */
 function registeredBy(trigger: WebhookHarness): string {
