@@ -52,7 +52,8 @@ export const test = {
 
 		const triggerV1 = versionOf(OURS.trigger, 1);
 		const triggerV2 = versionOf(OURS.trigger, 2);
-		const webhook = byName.get(OURS.webhook);
+		const webhook = versionOf(OURS.webhook, 1);
+		const webhookV2 = versionOf(OURS.webhook, 2);
 		const action = byName.get(OURS.rubika);
 		t.check('Rubika Trigger version 1 is a polling node (n8n adds Poll Times)', triggerV1?.polling === true, triggerV1 ? { polling: triggerV1.polling } : 'version 1 not listed');
 		t.check(
@@ -70,15 +71,24 @@ export const test = {
 		);
 		// Each path is an expression choosing between the secret-in-path form (the default) and the plain form.
 		const suffixes = ['', '/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'];
+		const routes = (version) =>
+			(version?.webhooks ?? []).map((w) => [...String(w.path).matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((p) => p.startsWith('webhook')).sort()).sort();
 		t.eq(
-			'the webhook trigger declares its path and the five suffix routes, with the secret as a path segment or without',
-			(webhook?.webhooks ?? []).map((w) => [...String(w.path).matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((p) => p.startsWith('webhook')).sort()).sort(),
+			'the webhook trigger (version 1) declares its path and the five suffix routes, with the secret as a path segment or without',
+			routes(webhook),
 			suffixes.map((suffix) => [`webhook${suffix}`, `webhook/:secret${suffix}`].sort()).sort(),
 		);
+		t.check(
+			'version 2 of the webhook trigger is the default, with the same routes, each starting with the node\'s webhook id (full paths)',
+			webhookV2?.defaultVersion === 2 &&
+				JSON.stringify(routes(webhookV2)) === JSON.stringify(routes(webhook)) &&
+				webhookV2.webhooks.every((w) => String(w.path).split('$webhookId + "/" + ').length === 3 && w.isFullPath === true),
+			webhookV2 ? webhookV2.webhooks.map((w) => [w.path, w.isFullPath]) : 'version 2 not listed',
+		);
 		t.eq(
-			'the action node, both trigger versions and the webhook trigger use the rubikaApi credential',
-			[action, triggerV1, triggerV2, webhook].map((n) => n?.credentials?.map((c) => c.name)),
-			[['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi']],
+			'the action node and both versions of each trigger use the rubikaApi credential',
+			[action, triggerV1, triggerV2, webhook, webhookV2].map((n) => n?.credentials?.map((c) => c.name)),
+			[['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi']],
 		);
 
 		// n8n serves a community node's icon from the package folder; a wrong path shows a broken image.

@@ -5,11 +5,13 @@
 // {"status":"OK"} as JSON to a delivery that starts an execution, to a filtered one and to a repeated one),
 // the secret (the last segment of the registered address by default: 403 when wrong, no route without it),
 // the suffix routes after it, and an n8n restart that neither re-registers nor loses the hook. (The query
-// form of the secret is checked by the jest tests, test/webhook/.)
+// form of the secret is checked by the jest tests, test/webhook/.) The example uses version 1 of the trigger;
+// webhook-bots.mjs checks version 2 with three bots, around the same restart.
 //
 //   node e2e/webhook.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
 import { nodeItems, nodesRun } from './lib/world.mjs';
+import { startManyBots } from './webhook-bots.mjs';
 
 const TRIGGER = 'Bot receives a message or a tap';
 const SECRET_RE = /^[A-Za-z0-9_-]{32}$/;
@@ -212,6 +214,9 @@ export const test = {
 		res = await post(`${hookUrl}/${secret}/somethingElse`, fakeUpdate('/start'));
 		t.check('an unknown suffix after the secret finds no route (404)', res.status === 404, `HTTP ${res.status}`);
 
+		// --- version 2: many bots, one workflow per bot (checked again after the restart) -----------
+		const manyBots = await t.step('version 2: three bots, and a second workflow for one of them', async () => await startManyBots(world, t));
+
 		// --- restart ------------------------------------------------------------------------------
 		const before = (await admin.requests('updateBotEndpoints')).length;
 		await world.restartServer();
@@ -225,6 +230,7 @@ export const test = {
 		execution = await nextExecution('after restart');
 		edited = (await admin.messages(chat)).at(-1);
 		t.check('… and deliveries still start executions', edited?.text === 'after the restart' && edited?.sender_type === 'Bot', edited?.text);
+		if (manyBots) await t.step('version 2 after the restart', async () => await manyBots.afterRestart());
 
 		await world.deactivate(id);
 		// Deactivation, like activation, may complete a moment after the API call.

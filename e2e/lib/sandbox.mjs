@@ -117,6 +117,8 @@ export function sandboxAdmin(baseUrl) {
 		state: () => call('GET', '/state'),
 		config: (patch) => (patch ? call('PATCH', '/config', patch) : call('GET', '/config')),
 		reset: (seed) => call('POST', '/reset', seed ? { seed } : {}),
+		/** A new bot ({ bot_title?, username?, token? }): its snapshot, token included. */
+		addBot: (input = {}) => call('POST', '/bots', input),
 		bot: (botId) => call('GET', `/bots/${enc(botId)}`),
 		updates: (botId) => call('GET', `/bots/${enc(botId)}/updates`).then((r) => r.updates),
 		chat: (chatId) => call('GET', `/chats/${enc(chatId)}`),

@@ -1,54 +1,33 @@
-import type {
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
-import { RUBIKA_ICON } from '../shared/descriptions';
-import { isRegistered, register, unregister } from './activation';
-import { receiveDelivery } from './delivery';
-import { webhookTriggerProperties, webhooks } from './description';
-
 /**
  * Rubika Webhook Trigger: registers n8n's address with the bot's endpoints (activation.ts) and starts the
- * workflow with each delivery (delivery.ts). Its parameters and routes are in description.ts.
+ * workflow with each delivery (delivery.ts). Version 2 (the default for new nodes) gives every node a path of
+ * its own, so any number of bots can each have an active workflow, and refuses a second active workflow for
+ * one bot; version 1 stays as it was for the workflows built with it. Their descriptions are in
+ * description.ts.
  */
-export class RubikaWebhookTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Rubika Webhook Trigger',
-		name: 'rubikaWebhookTrigger',
-		icon: RUBIKA_ICON,
-		group: ['trigger'],
-		version: 1,
-		subtitle: '={{"Endpoints: " + ($parameter["endpoints"] || []).join(", ")}}',
-		description:
-			'Starts the workflow the moment Rubika delivers a message, an update or an inline keypad tap to your bot',
-		defaults: { name: 'Rubika Webhook Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'rubikaApi', required: true }],
-		webhooks,
-		properties: webhookTriggerProperties,
-	};
+import type { INodeTypeBaseDescription } from 'n8n-workflow';
+import { VersionedNodeType } from 'n8n-workflow';
 
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await isRegistered(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await register(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await unregister(this);
-			},
-		},
-	};
+import { RUBIKA_ICON } from '../shared/descriptions';
+import { RubikaWebhookTriggerV1 } from './RubikaWebhookTriggerV1';
+import { RubikaWebhookTriggerV2 } from './RubikaWebhookTriggerV2';
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery(this);
+/** What n8n shows for the node as a whole (the node creator, the search); each version adds its panel. */
+const baseDescription: INodeTypeBaseDescription = {
+	displayName: 'Rubika Webhook Trigger',
+	name: 'rubikaWebhookTrigger',
+	icon: RUBIKA_ICON,
+	group: ['trigger'],
+	description:
+		'Starts the workflow the moment Rubika delivers a message, an update or an inline keypad tap to your bot',
+	defaultVersion: 2,
+};
+
+export class RubikaWebhookTrigger extends VersionedNodeType {
+	constructor() {
+		super(
+			{ 1: new RubikaWebhookTriggerV1(baseDescription), 2: new RubikaWebhookTriggerV2(baseDescription) },
+			baseDescription,
+		);
 	}
 }

@@ -1,9 +1,10 @@
 /**
  * What activating and deactivating the trigger (and listening for a test event) does with Rubika: n8n's
  * checkExists, create and delete for the `default` webhook. The record of what was registered is
- * registration.ts; the secret in the address is secret.ts.
+ * registration.ts; the secret in the address is secret.ts; which trigger holds which bot is
+ * oneTriggerPerBot.ts.
  */
-import type { IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { callRubika } from '../shared/transport';
@@ -17,17 +18,45 @@ import {
 	readSecretLocation,
 	webhookKey,
 } from './parameters';
+import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
-/** True when this node already registered this exact URL (same n8n address, bot and endpoints). */
-export async function isRegistered(context: IHookFunctions): Promise<boolean> {
+/** How a version's activation treats a bot that another active trigger already receives. */
+export interface ActivationRules {
+	/** Fail the activation (version 2) instead of taking the bot over (version 1). */
+	refuseTakenBot: boolean;
+}
+
+/** The node's `webhookMethods`: n8n runs them for the `default` webhook only. */
+export function activationMethods(rules: ActivationRules): NonNullable<INodeType['webhookMethods']> {
+	return {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await isRegistered(this, rules);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await register(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await unregister(this);
+			},
+		},
+	};
+}
+
+/**
+ * True when this node already registered this exact URL (same n8n address, bot and endpoints). n8n runs it
+ * first on every activation, before create, so this is where the trigger takes its bot (or is refused it).
+ */
+async function isRegistered(context: IHookFunctions, rules: ActivationRules): Promise<boolean> {
 	const { url, endpoints } = await registrationTarget(context);
+	await takeBotAtActivation(context, rules.refuseTakenBot);
 	return registrationMatches(readRegistration(context.getWorkflowStaticData('node')), url, endpoints);
 }
 
 /** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
-export async function register(context: IHookFunctions): Promise<boolean> {
+async function register(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints, secret } = await registrationTarget(context);
 	readFilters(context, endpoints);
 	readDownloadOptions(context);
@@ -44,11 +73,12 @@ export async function register(context: IHookFunctions): Promise<boolean> {
 }
 
 /**
- * Forgets the registration. Rubika has no call to remove an endpoint, so the bot keeps posting to this URL
- * until something else registers; n8n answers those posts with 404 once inactive.
+ * Forgets the registration and lets go of the bot. Rubika has no call to remove an endpoint, so the bot
+ * keeps posting to this URL until something else registers; n8n answers those posts with 404 once inactive.
  */
-export async function unregister(context: IHookFunctions): Promise<boolean> {
+async function unregister(context: IHookFunctions): Promise<boolean> {
 	forgetRegistration(context.getWorkflowStaticData('node'));
+	letGoOfBot(context);
 	return true;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Handling one delivery from Rubika: the secret checked, the body read, filtered and de-duplicated, the
- * sender answered, and the item handed to the workflow (with its file, when asked).
+ * Handling one delivery from Rubika: the secret checked, the trigger noted as its bot's holder
+ * (oneTriggerPerBot.ts), the body read, filtered and de-duplicated, the sender answered, and the item handed
+ * to the workflow (with its file, when asked).
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -8,6 +9,7 @@ import { fileToDownload, withDownloadedFile } from '../shared/downloads';
 import { matchesFilters } from '../shared/updates/filters';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
+import { takeBotOnDelivery } from './oneTriggerPerBot';
 import {
 	botToken,
 	readDownloadOptions,
@@ -36,6 +38,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 			return { noWebhookResponse: true };
 		}
 	}
+	takeBotOnDelivery(context, token);
 
 	const body = readDeliveryBody(context);
 	const item = deliveryToItem(body);

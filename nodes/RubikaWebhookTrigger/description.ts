@@ -1,9 +1,15 @@
 /**
- * The webhook trigger's description apart from its name and icon: its webhooks (routes and how n8n
- * answers them) and its parameters. Parameter names, defaults, displayOptions and webhook paths are part of
- * saved workflows and registered addresses: never change them.
+ * The webhook trigger's description per version: its webhooks (routes and how n8n answers them) and its
+ * parameters. Parameter names, defaults, displayOptions and webhook paths are part of saved workflows and
+ * registered addresses: never change them. A version's whole description is `webhookTriggerVersionDescription`.
  */
-import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import type {
+	INodeProperties,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	IWebhookDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection, sortedByName } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
@@ -38,31 +44,57 @@ const ANSWER_AT_ONCE = { responseMode: 'onReceived', responseData: '' } as const
 const WEBHOOK_PATH = 'webhook';
 /** The path for the chosen Secret, as an expression n8n evaluates when it registers the routes. */
 const SECRET_NOT_IN_PATH = `["query", "off"].includes($parameter["${SECRET_PARAMETER}"])`;
-function pathExpression(suffix?: string): string {
-	const byLocation = (location: SecretLocation) => JSON.stringify(webhookPathFor(location, WEBHOOK_PATH, suffix));
+/**
+ * Version 2 starts every path with the node's webhook id (`$webhookId` in n8n's expressions, on 2.8 and
+ * 2.41), so that no two nodes share one; see `webhookRoutes`.
+ */
+const NODE_PREFIX = '$webhookId + "/" + ';
+function pathExpression(suffix: string | undefined, prefix: string): string {
+	const byLocation = (location: SecretLocation) =>
+		`${prefix}${JSON.stringify(webhookPathFor(location, WEBHOOK_PATH, suffix))}`;
 	return `={{ ${SECRET_NOT_IN_PATH} ? ${byLocation('query')} : ${byLocation('path')} }}`;
 }
+
 /**
+ * How n8n routes and stores a version's paths.
+ *
  * n8n finds a path with a route parameter by the node's webhook id in the request's first segment and the
  * number of segments after it, counted on the path as registered: so that path must be given without the
  * webhook id ("full path"); n8n still puts the id in front of it in the URL. Static paths keep the id prefix.
+ *
+ * - Version 1 gives the path with the secret as `webhook/:secret`, full path. n8n stores it as it is, and its
+ *   webhook table holds one row per path and method: every such node has the same one, so only one of them
+ *   can be active in an n8n (a second one fails with "The URL path … is already taken").
+ * - Version 2 gives `<webhook id>/webhook/:secret`, full path, and `<webhook id>/webhook` for the static
+ *   forms: every node's stored path is its own. The URL n8n builds and routes is then
+ *   `<webhook id>/<webhook id>/webhook/<secret>` (the id in front, as for any path with a route parameter),
+ *   and `<webhook id>/webhook` without the secret in the path, the same as version 1's.
  */
-// n8n evaluates isFullPath as an expression like path (WebhookService.getNodeWebhooks, on 2.8 and 2.41);
-// its type only says boolean.
-const IS_FULL_PATH = `={{ !${SECRET_NOT_IN_PATH} }}` as unknown as boolean;
-export const webhooks: IWebhookDescription[] = [
-	{ name: 'default', httpMethod: 'POST', path: pathExpression(), isFullPath: IS_FULL_PATH, ...ANSWER_AT_ONCE },
-	...ENDPOINT_SUFFIXES.map(
-		(suffix): IWebhookDescription => ({
-			name: 'setup',
-			httpMethod: 'POST',
-			path: pathExpression(suffix),
-			isFullPath: IS_FULL_PATH,
-			ndvHideUrl: true,
-			...ANSWER_AT_ONCE,
-		}),
-	),
-];
+const ROUTING = {
+	// n8n evaluates isFullPath as an expression like path (WebhookService.getNodeWebhooks, on 2.8 and 2.41);
+	// its type only says boolean.
+	sharedPath: { prefix: '', isFullPath: `={{ !${SECRET_NOT_IN_PATH} }}` as unknown as boolean },
+	pathPerNode: { prefix: NODE_PREFIX, isFullPath: true },
+} as const;
+type WebhookRouting = keyof typeof ROUTING;
+
+/** A version's webhooks: its own path and the suffix routes, routed as `routing` says. */
+function webhookRoutes(routing: WebhookRouting): IWebhookDescription[] {
+	const { prefix, isFullPath } = ROUTING[routing];
+	return [
+		{ name: 'default', httpMethod: 'POST', path: pathExpression(undefined, prefix), isFullPath, ...ANSWER_AT_ONCE },
+		...ENDPOINT_SUFFIXES.map(
+			(suffix): IWebhookDescription => ({
+				name: 'setup',
+				httpMethod: 'POST',
+				path: pathExpression(suffix, prefix),
+				isFullPath,
+				ndvHideUrl: true,
+				...ANSWER_AT_ONCE,
+			}),
+		),
+	];
+}
 
 const endpointOptions: Array<{ name: string; value: UpdateEndpointType; description: string }> = [
 	{
@@ -112,15 +144,8 @@ const webhookUpdateTypes: INodeProperties = {
 	default: ['NewMessage', INLINE_MESSAGE_TYPE],
 };
 
-/** The trigger's parameters, in the order the panel shows them. */
-export const webhookTriggerProperties: INodeProperties[] = [
-	{
-		displayName:
-			'Rubika keeps one address per bot and endpoint. Activating this workflow, or listening for a test event, points the bot here and takes its deliveries away from any other workflow or program using the same bot. Rubika has no call to unregister: after deactivating, or after a test, the bot keeps posting to the old address until something registers again, so deactivate and reactivate the production workflow after testing. Rubika needs a public HTTPS address; on a local n8n use the Rubika Trigger (polling) instead.',
-		name: 'notice',
-		type: 'notice',
-		default: '',
-	},
+/** Every parameter after the notice, the same in both versions. */
+const sharedProperties: INodeProperties[] = [
 	{
 		displayName: 'Secret',
 		name: SECRET_PARAMETER,
@@ -183,3 +208,43 @@ export const webhookTriggerProperties: INodeProperties[] = [
 		},
 	]),
 ];
+
+/** The trigger's parameters, in the order the panel shows them: the version's notice first. */
+function webhookTriggerProperties(notice: string): INodeProperties[] {
+	return [{ displayName: notice, name: 'notice', type: 'notice', default: '' }, ...sharedProperties];
+}
+
+/** What one version of the trigger says about itself beyond what both versions share. */
+export interface WebhookTriggerVersion {
+	version: number;
+	/** The notice at the top of the panel: what activating does with the bot. */
+	notice: string;
+	routing: WebhookRouting;
+}
+
+/**
+ * A version's whole description: the node's base description, no inputs, one output, the Rubika credential,
+ * the version's routes and its panel. Only the default version's description carries `defaultVersion`, so
+ * that version 1's stays exactly what it was when the node had one version.
+ */
+export function webhookTriggerVersionDescription(
+	base: INodeTypeBaseDescription,
+	own: WebhookTriggerVersion,
+): INodeTypeDescription {
+	return {
+		displayName: base.displayName,
+		name: base.name,
+		icon: base.icon,
+		group: base.group,
+		version: own.version,
+		...(own.version === base.defaultVersion ? { defaultVersion: base.defaultVersion } : {}),
+		subtitle: '={{"Endpoints: " + ($parameter["endpoints"] || []).join(", ")}}',
+		description: base.description,
+		defaults: { name: 'Rubika Webhook Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		webhooks: webhookRoutes(own.routing),
+		properties: webhookTriggerProperties(own.notice),
+	};
+}

@@ -116,7 +116,10 @@ export function secretsMatch(presented: string | undefined, expected: string): b
 	return timingSafeEqual(a, b);
 }
 
-/** A short fingerprint of a registered URL, so static data never holds the secret itself. */
+/**
+ * A short fingerprint of a registered URL or of a bot token, so that static data and memory never hold the
+ * secret or the token itself.
+ */
 export function fingerprint(text: string): string {
 	return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }

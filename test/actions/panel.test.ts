@@ -25,7 +25,8 @@ const panels: Array<[string, INodeProperties[]]> = [
 	['Rubika', new Rubika().description.properties],
 	['Rubika Trigger v1', new RubikaTrigger().nodeVersions[1].description.properties],
 	['Rubika Trigger v2', new RubikaTrigger().nodeVersions[2].description.properties],
-	['Rubika Webhook Trigger', new RubikaWebhookTrigger().description.properties],
+	['Rubika Webhook Trigger v1', new RubikaWebhookTrigger().nodeVersions[1].description.properties],
+	['Rubika Webhook Trigger v2', new RubikaWebhookTrigger().nodeVersions[2].description.properties],
 ];
 
 // Containers (Options, Send Options, …) are named by what they hold; their fields carry the descriptions.

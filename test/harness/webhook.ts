@@ -31,6 +31,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	IVersionedNodeType,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
@@ -45,7 +46,7 @@ import type { TestCredentials } from './n8n';
 import { NodeTypes, makeAdditionalData } from './n8n';
 
 export const WEBHOOK_TRIGGER_NODE = 'Rubika Webhook Trigger';
-const WORKFLOW_ID = 'webhook-workflow';
+const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };
 
 export interface WebhookHarnessOptions {
 	parameters: INodeParameters;
@@ -60,7 +61,17 @@ export interface WebhookHarnessOptions {
 	publicOrigin?: string;
 	/** Port for the server (default: any free one); reuse a closed harness's port to model a restart. */
 	port?: number;
-	nodeType?: INodeType;
+	/**
+	 * The trigger's node type (default: a new RubikaWebhookTrigger). Harnesses given the same object share
+	 * the node's memory, as workflows in one n8n process do; `freshTriggerNodeType()` is a new process.
+	 */
+	nodeType?: INodeType | IVersionedNodeType;
+	/** The node's version (default 1). */
+	typeVersion?: number;
+	/** The workflow the node is in (default: one test workflow). */
+	workflow?: { id: string; name: string };
+	/** The name of the node's credential, as the workflow refers to it. */
+	credentialName?: string;
 	/** Whose static-data saving to model (see above). Default '2.41'. */
 	n8n?: '2.41' | '2.8';
 }
@@ -107,6 +118,10 @@ export class WebhookHarness {
 	/** Whether the webhooks are registered with n8n (requests to them are routed). */
 	active = false;
 
+	/** The node type as n8n's registry holds it (a versioned type holds every version). */
+	private readonly registeredType: INodeType | IVersionedNodeType;
+
+	/** The node's version of it. */
 	private readonly nodeType: INodeType;
 
 	private server!: http.Server;
@@ -127,17 +142,20 @@ export class WebhookHarness {
 	 */
 	failStartingExecutions = false;
 
-	private constructor(private readonly options: WebhookHarnessOptions) {
-		this.nodeType = options.nodeType ?? new RubikaWebhookTrigger();
+	private constructor(readonly options: WebhookHarnessOptions) {
+		this.registeredType = options.nodeType ?? new RubikaWebhookTrigger();
+		const typeVersion = options.typeVersion ?? 1;
+		this.nodeType =
+			'nodeVersions' in this.registeredType ? this.registeredType.getNodeType(typeVersion) : this.registeredType;
 		this.node = {
 			id: 'rubika-webhook-trigger',
 			name: WEBHOOK_TRIGGER_NODE,
-			type: this.nodeType.description.name,
-			typeVersion: 1,
+			type: this.registeredType.description.name,
+			typeVersion,
 			position: [0, 0],
 			parameters: options.parameters,
 			webhookId: options.webhookId ?? randomUUID(),
-			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
+			credentials: { rubikaApi: { id: 'cred-1', name: options.credentialName ?? 'Rubika test bot' } },
 		};
 		this.saved = clone(options.staticData ?? {});
 	}
@@ -211,11 +229,27 @@ export class WebhookHarness {
 		this.persist(workflow, this.test);
 	}
 
+	/**
+	 * The rows n8n's webhook table would hold for this node (`<method> <path>`), a table with one row per
+	 * path and method across all workflows.
+	 */
+	storedWebhooks(): string[] {
+		return this.webhooks(this.loadWorkflow()).map((webhook) => `${webhook.httpMethod} ${webhook.path}`);
+	}
+
 	/** `checkExists` alone, on a fresh workflow object built from the saved static data. */
 	async checkExists(): Promise<boolean> {
 		const workflow = this.loadWorkflow();
 		const [first] = this.webhooks(workflow);
 		return (await this.runLifecycle('checkExists', workflow, first, 'activate')) === true;
+	}
+
+	/**
+	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, which n8n
+	 * does not ask anything (no checkExists, no create).
+	 */
+	serveWithoutActivating(): void {
+		this.active = true;
 	}
 
 	/** Deactivating: `delete` for every webhook, then the routes go away. */
@@ -285,13 +319,14 @@ export class WebhookHarness {
 
 	/** A new Workflow from the saved static data, as n8n builds one per activation and per request. */
 	private loadWorkflow(): Workflow {
+		const { id, name } = this.options.workflow ?? TEST_WORKFLOW;
 		return new Workflow({
-			id: WORKFLOW_ID,
-			name: 'webhook test',
+			id,
+			name,
 			nodes: [this.node],
 			connections: {},
 			active: !this.test,
-			nodeTypes: new NodeTypes({ [this.nodeType.description.name]: this.nodeType }),
+			nodeTypes: new NodeTypes({ [this.registeredType.description.name]: this.registeredType }),
 			staticData: clone(this.saved),
 			settings: { executionOrder: 'v1' },
 		});
@@ -470,12 +505,12 @@ export class WebhookHarness {
  * The trigger's node type loaded afresh, without the memory the node keeps in its module: what a new n8n
  * process would load. For restarts.
  */
-export function freshTriggerNodeType(): INodeType {
-	let nodeType: INodeType | undefined;
+export function freshTriggerNodeType(): IVersionedNodeType {
+	let nodeType: IVersionedNodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const loaded = require('../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node') as {
-			RubikaWebhookTrigger: new () => INodeType;
+			RubikaWebhookTrigger: new () => IVersionedNodeType;
 		};
 		nodeType = new loaded.RubikaWebhookTrigger();
 	});

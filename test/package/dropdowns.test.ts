@@ -30,7 +30,8 @@ const descriptions: Record<string, INodeTypeDescription> = {
 	Rubika: new Rubika().description,
 	'Rubika Trigger v1': new RubikaTrigger().nodeVersions[1].description,
 	'Rubika Trigger v2': new RubikaTrigger().nodeVersions[2].description,
-	'Rubika Webhook Trigger': new RubikaWebhookTrigger().description,
+	'Rubika Webhook Trigger v1': new RubikaWebhookTrigger().nodeVersions[1].description,
+	'Rubika Webhook Trigger v2': new RubikaWebhookTrigger().nodeVersions[2].description,
 };
 
 /**

@@ -54,6 +54,7 @@ export async function restart(trigger: WebhookHarness, options: Partial<WebhookH
 	await trigger.close();
 	harnesses.splice(harnesses.indexOf(trigger), 1);
 	const restarted = await harness(trigger.node.parameters, {
+		...trigger.options,
 		webhookId: trigger.node.webhookId,
 		staticData: trigger.saved,
 		port: trigger.port,

@@ -123,8 +123,8 @@ describe('activation', () => {
 		expect(off.executions).toHaveLength(1);
 	});
 
-	test('the editor warns when the secret is off, and only then', () => {
-		const properties = new RubikaWebhookTrigger().description.properties;
+	test.each([1, 2])('version %i: the editor warns when the secret is off, and only then', (version) => {
+		const properties = new RubikaWebhookTrigger().nodeVersions[version].description.properties;
 		const warning = properties.find((property) => property.name === 'secretOffWarning');
 		expect(warning).toMatchObject({ type: 'notice', displayOptions: { show: { secretLocation: ['off'] } } });
 		expect(warning?.displayName).toMatch(/fake updates/);
@@ -251,8 +251,8 @@ describe('deliveries', () => {
 	});
 
 	test('without an empty responseData in its webhook description, n8n would answer "firstEntryJson" (what the harness models)', async () => {
-		const fixed = new RubikaWebhookTrigger();
-		const withoutResponseData: INodeType = Object.assign(new RubikaWebhookTrigger(), {
+		const fixed = new RubikaWebhookTrigger().nodeVersions[1];
+		const withoutResponseData: INodeType = Object.assign(new RubikaWebhookTrigger().nodeVersions[1], {
 			description: {
 				...fixed.description,
 				webhooks: fixed.description.webhooks?.map(({ responseData: _dropped, ...rest }) => rest),
