@@ -31,7 +31,7 @@ async function workflowForBot(world, bot, name) {
 	const trigger = node(TRIGGER, RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential, webhookId: randomUUID() });
 	const { nodes, connections, settings } = linearWorkflow(undefined, name, [trigger]);
 	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
-	return { id: workflow.id, name, credential: credential.name, webhookId: trigger.webhookId, bot };
+	return { id: workflow.id, name, credential: credential.name, credentialId: credential.id, webhookId: trigger.webhookId, bot };
 }
 
 /**
@@ -176,6 +176,10 @@ export async function startManyBots(world, t) {
 			if (!startUpActivates) await checkThirdRefused('after the restart and a delivery, a new workflow for that bot');
 			t.eq('… and the bot still delivers to the first workflow', (await admin.bot(first.bot.bot_id)).endpoints.map((endpoint) => endpoint.url), [firstUrl, firstUrl]);
 			for (const { id } of [...workflows, ...refused]) await world.deactivate(id).catch(() => {});
+			// The tests after this one run in the same n8n: the editor's choice of a default credential for a new
+			// node (browser.mjs) must not see these.
+			const s = await world.session();
+			for (const { credentialId } of [...workflows, ...refused]) await s.request('DELETE', `/rest/credentials/${credentialId}`).catch(() => {});
 		},
 	};
 }
