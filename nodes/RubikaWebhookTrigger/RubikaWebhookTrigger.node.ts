@@ -9,8 +9,7 @@ import type { INodeTypeBaseDescription } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 
 import { RUBIKA_ICON } from '../shared/descriptions';
-import { RubikaWebhookTriggerV1 } from './RubikaWebhookTriggerV1';
-import { RubikaWebhookTriggerV2 } from './RubikaWebhookTriggerV2';
+import { RubikaWebhookTriggerVersion, WEBHOOK_TRIGGER_VERSIONS } from './RubikaWebhookTriggerVersion';
 
 /** What n8n shows for the node as a whole (the node creator, the search); each version adds its panel. */
 const baseDescription: INodeTypeBaseDescription = {
@@ -26,7 +25,10 @@ const baseDescription: INodeTypeBaseDescription = {
 export class RubikaWebhookTrigger extends VersionedNodeType {
 	constructor() {
 		super(
-			{ 1: new RubikaWebhookTriggerV1(baseDescription), 2: new RubikaWebhookTriggerV2(baseDescription) },
+			{
+				1: new RubikaWebhookTriggerVersion(baseDescription, WEBHOOK_TRIGGER_VERSIONS[1]),
+				2: new RubikaWebhookTriggerVersion(baseDescription, WEBHOOK_TRIGGER_VERSIONS[2]),
+			},
 			baseDescription,
 		);
 	}
