@@ -1,8 +1,8 @@
 /**
  * B8: many bots on one n8n, at rest. In ONE real n8n 2.41.1 (the e2e world: the packed package, the sandbox
  * in its own process), N bots each with its own credential and a published workflow Rubika Trigger (default
- * settings) → No Op, none of them getting an update. For N = 100, 30, 10 and 1 (all activated first, then
- * deactivated down to each count), and with no trigger at all: getUpdates requests in the sandbox's log and
+ * settings) → No Op, none of them getting an update. For N = 1, 10, 30 and 100 (more published before each
+ * window), and with no trigger at all (all unpublished again): getUpdates requests in the sandbox's log and
  * the CPU of n8n's process tree (/proc) over a window. Beside it, in this process, a raw keep-alive HTTP loop
  * making getUpdates requests at the same rate, as the floor of what a request can cost.
  *
@@ -51,6 +51,8 @@ export interface B8Result {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const N8N_VERSION = '2.41.1';
 const PREFIX = 'b8bench';
+/** How long n8n gets to finish publishing or unpublishing in the background before a window. */
+const SETTLE_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b8] ${message}\n`);
 
@@ -101,18 +103,22 @@ caseMain<Input, B8Result>(async (input) => {
 		// n8n is busy for a while after it starts (task runner, caches): settle before any window.
 		await sleep(20_000);
 
-		const activationStart = Date.now();
-		for (const workflow of workflows) await world.activate(workflow.id);
-		const activationSeconds = (Date.now() - activationStart) / 1000;
-		log(`${most} workflows published in ${activationSeconds.toFixed(1)} s`);
-		await sleep(5000);
+		// Smallest first, activating more bots between the windows: n8n 2.41 publishes and unpublishes in the
+		// background, so each window waits until every active trigger reads (the request rate) and n8n settles.
 		const windows: Array<{ bots: number; cpu: CpuWindow; getUpdates: number }> = [];
-		const row = async (bots: number) => {
+		let active = 0;
+		let activationSeconds = 0;
+		for (const bots of [...input.bots].sort((a, b) => a - b)) {
+			const activationStart = Date.now();
+			for (; active < bots; active++) await world.activate(workflowId(active));
+			activationSeconds += (Date.now() - activationStart) / 1000;
+			const readyBy = Date.now() + 60_000;
+			while (Date.now() < readyBy && (await getUpdatesSince(Date.now() - 3000)) < 0.9 * 3 * bots) await sleep(1000);
+			await sleep(SETTLE_MS);
 			const { cpu, getUpdates } = await measure();
 			windows.push({ bots, cpu, getUpdates });
 			log(`${bots} idle bots: ${(getUpdates / cpu.seconds).toFixed(1)} getUpdates/s, n8n ${cpu.percentOfCore.toFixed(1)} % of a core`);
-		};
-		await row(most);
+		}
 
 		// --- latency of one bot while the others idle -------------------------------------------------
 		const sara = demo.users.sara;
@@ -147,16 +153,9 @@ caseMain<Input, B8Result>(async (input) => {
 		};
 		log(`one bot of ${most}: ${latency.delivered}/${latency.sent} messages, p50 ${latency.p50Ms} ms, p95 ${latency.p95Ms} ms`);
 
-		for (const bots of [...input.bots].filter((count) => count < most).sort((a, b) => b - a)) {
-			const active = windows.at(-1)!.bots;
-			for (let index = bots; index < active; index++) await world.deactivate(workflowId(index));
-			await sleep(3000);
-			await row(bots);
-		}
-
 		// --- n8n's own idle, in the same process, once every trigger is gone ----------------------------
-		for (let index = 0; index < windows.at(-1)!.bots; index++) await world.deactivate(workflowId(index));
-		await sleep(3000);
+		for (let index = 0; index < active; index++) await world.deactivate(workflowId(index));
+		await sleep(SETTLE_MS);
 		const none = await measure();
 		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
 		log(`no trigger: n8n ${none.cpu.percentOfCore.toFixed(2)} % of a core`);
@@ -176,7 +175,7 @@ caseMain<Input, B8Result>(async (input) => {
 
 		// --- the floor: a raw keep-alive loop at the busiest row's rate ---------------------------------
 		const agent = keepAliveAgent();
-		const rate = rows[0].requestsPerSecond;
+		const rate = Math.max(...rows.map((r) => r.requestsPerSecond));
 		const url = `${world.sandbox.url}/v3/${tokens[0]}/getUpdates`;
 		const rawSeconds = input.windowMs / 1000;
 		const total = Math.round(rate * rawSeconds);
