@@ -40,7 +40,9 @@ export interface IdleRow {
 
 export interface B8Result {
 	n8nVersion: string;
+	/** n8n with no trigger, after the windows (the baseline) and before them (to show it had settled). */
 	none: { seconds: number; cpu: CpuWindow };
+	noneBefore: { seconds: number; cpu: CpuWindow };
 	rows: IdleRow[];
 	/** The raw keep-alive loop at the rate of the largest row: CPU of this process per request. */
 	raw: { requests: number; seconds: number; msPerRequest: number };
@@ -53,6 +55,7 @@ const N8N_VERSION = '2.41.1';
 const PREFIX = 'b8bench';
 /** How long n8n gets to finish publishing or unpublishing in the background before a window. */
 const SETTLE_MS = 15_000;
+const STARTUP_SETTLE_MS = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b8] ${message}\n`);
 
@@ -100,8 +103,11 @@ caseMain<Input, B8Result>(async (input) => {
 			return { cpu: cpuBetween(before, after), getUpdates: await getUpdatesSince(before.at) - (await getUpdatesSince(after.at)) };
 		};
 
-		// n8n is busy for a while after it starts (task runner, caches): settle before any window.
-		await sleep(20_000);
+		// n8n keeps busy for minutes after it starts (6 % of a core in the first seconds, 2 % a minute later): the
+		// windows start once it has settled, and its idle is measured before them and again after them.
+		await sleep(STARTUP_SETTLE_MS);
+		const noneBefore = await measure();
+		log(`no trigger, before: n8n ${noneBefore.cpu.percentOfCore.toFixed(2)} % of a core`);
 
 		// Smallest first, activating more bots between the windows: n8n 2.41 publishes and unpublishes in the
 		// background, so each window waits until every active trigger reads (the request rate) and n8n settles.
@@ -158,7 +164,7 @@ caseMain<Input, B8Result>(async (input) => {
 		await sleep(SETTLE_MS);
 		const none = await measure();
 		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
-		log(`no trigger: n8n ${none.cpu.percentOfCore.toFixed(2)} % of a core`);
+		log(`no trigger, after: n8n ${none.cpu.percentOfCore.toFixed(2)} % of a core`);
 		const rows: IdleRow[] = windows.map(({ bots, cpu, getUpdates }) => {
 			const aboveIdleMs = cpu.treeMs - (none.cpu.treeMs / none.cpu.seconds) * cpu.seconds;
 			return {
@@ -195,6 +201,7 @@ caseMain<Input, B8Result>(async (input) => {
 		return {
 			n8nVersion: world.version,
 			none: { seconds: none.cpu.seconds, cpu: none.cpu },
+			noneBefore: { seconds: noneBefore.cpu.seconds, cpu: noneBefore.cpu },
 			rows,
 			raw,
 			latency,
