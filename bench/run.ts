@@ -721,7 +721,7 @@ function renderB8(r: B8Result): string[] {
 			` 100 idle bots under ${t.hundredBotsPercent} % of a core: ${hundred ? `${met(hundred.cpu.percentOfCore <= t.hundredBotsPercent)} (${hundred.cpu.percentOfCore.toFixed(1)} %)` : 'n/a'}.`,
 		`- One bot answering while the other ${r.latency.bots - 1} idle: ${r.latency.delivered} / ${r.latency.sent} messages started an execution, latency from`,
 		`  sending to the execution's start p50 ${ms(r.latency.p50Ms)}, p95 ${ms(r.latency.p95Ms)} (target ≤ ${ms(t.p95Ms)}: ${met(r.latency.p95Ms <= t.p95Ms)}), max ${ms(r.latency.maxMs)}.`,
-		'- After five quiet minutes each trigger waits Idle Interval (3 s) instead, and costs about a third of the figures above.',
+		'- After five quiet minutes each trigger waits Idle Interval (3 s) instead: a third of the requests (their cost was not measured here).',
 		`- Where the time per request goes (bench/profile-idle.mjs, V8\'s profiler attached to n8n after start-up, 30 idle triggers):`,
 		'  before this version, n8n resolved the credential on every getUpdates (a database read, a decryption and an expression',
 		'  sandbox, 40–50 % of the time, 62–92 ms per request). The trigger now resolves it once per activation and at its',
