@@ -44,14 +44,9 @@ export interface SavedWorld {
 	uploadSlots: UploadSlot[];
 }
 
-export interface SavedBot {
-	bot_id: string;
-	token: string;
-	bot_title: string;
-	username: string;
-	description: string | null;
-	start_message: string | null;
-	commands: BotCommand[];
+/** A bot as the file keeps it: the record's own fields, its endpoints as a list and its update log saved. */
+export interface SavedBot
+	extends Pick<BotRecord, 'bot_id' | 'token' | 'bot_title' | 'username' | 'description' | 'start_message' | 'commands'> {
 	endpoints: EndpointRecord[];
 	updates: SavedUpdateLog;
 }
