@@ -35,6 +35,8 @@ import { RecentKeys, hashKey } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
 import type { ResolvedCredential } from '../shared/transport';
 import { resolveCredential } from '../shared/transport';
+import { tokenOf } from '../shared/transport/credential';
+import { answerButtonOf, handOnAnswerTap } from '../shared/updates/answerTaps';
 import { pause } from '../shared/wait';
 import { addListener, botFingerprint, removeListener } from './botIdentity';
 import type { PageInFlight } from './deliveryLedger';
@@ -211,6 +213,13 @@ class UpdateListener {
 				// Handed to n8n from an earlier page: this page too waits for it to finish.
 				if (this.ledger.joinIfRunning(key, entry)) continue;
 				if (this.recent.has(key)) continue;
+				const answerButton = answerButtonOf(item);
+				if (answerButton !== undefined) {
+					// An answer to a waiting Send and Wait, not an update for this workflow.
+					await handOnAnswerTap(this.ctx, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton);
+					this.recent.observe(key);
+					continue;
+				}
 				if (!matchesFilters(item, this.settings.filters)) {
 					this.recent.observe(key);
 					continue;

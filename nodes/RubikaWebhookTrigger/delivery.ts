@@ -6,6 +6,7 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { fileToDownload, withDownloadedFile } from '../shared/downloads';
+import { answerButtonOf, handOnAnswerTap } from '../shared/updates/answerTaps';
 import { matchesFilters } from '../shared/updates/filters';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
@@ -46,6 +47,14 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		// Not JSON at all. Answer OK anyway: an error would make Rubika pause deliveries (facts §4).
 		context.logger.warn('Rubika webhook: ignored a delivery whose body is not a JSON object');
 		return { webhookResponse: OK_ANSWER };
+	}
+
+	const answerButton = answerButtonOf(item);
+	if (answerButton !== undefined) {
+		// An answer to a waiting Send and Wait, not an update for this workflow: Rubika gets its OK first.
+		answerNow(context, 200, OK_ANSWER);
+		await handOnAnswerTap(context, token, item, answerButton);
+		return { noWebhookResponse: true };
 	}
 
 	const wanted = matchesFilters(item, readFilters(context, readEndpoints(context)));

@@ -238,9 +238,11 @@ describe('the panel', () => {
 		for (const name of ['message', 'responseType', 'approvalOptions']) {
 			expect(properties.some((entry) => entry.name === name && entry.displayOptions?.show?.operation?.includes('sendAndWait'))).toBe(true);
 		}
-		expect(new Rubika().description.webhooks?.map((webhook) => [webhook.httpMethod, webhook.restartWebhook])).toEqual([
-			['GET', true],
-			['POST', true],
+		expect(new Rubika().description.webhooks?.map((webhook) => [webhook.httpMethod, webhook.path, webhook.restartWebhook])).toEqual([
+			['GET', '={{ $nodeId }}', true],
+			['POST', '={{ $nodeId }}', true],
+			// The address a trigger hands an answer tap to (Answer In: Chat).
+			['POST', '', true],
 		]);
 	});
 });

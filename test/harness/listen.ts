@@ -61,6 +61,8 @@ export interface ListenHarnessOptions {
 	activation?: WorkflowActivateMode;
 	/** The node's version: 2 (default here) or 2.1. */
 	typeVersion?: number;
+	/** n8n's address for waiting executions, where the trigger hands on answer taps. */
+	webhookWaitingBaseUrl?: string;
 }
 
 export class ListenHarness {
@@ -151,6 +153,7 @@ export class ListenHarness {
 			});
 		}
 		this.additionalData = makeAdditionalData(this.options.credentials, `listen-${Date.now()}`);
+		if (this.options.webhookWaitingBaseUrl) this.additionalData.webhookWaitingBaseUrl = this.options.webhookWaitingBaseUrl;
 		const context = new TriggerContext(
 			this.workflow,
 			this.node,

@@ -59,6 +59,8 @@ export interface WebhookHarnessOptions {
 	test?: boolean;
 	/** What n8n believes its public address is (WEBHOOK_URL). Defaults to this harness's own server. */
 	publicOrigin?: string;
+	/** n8n's address for waiting executions, where the trigger hands on answer taps. */
+	webhookWaitingBaseUrl?: string;
 	/** Port for the server (default: any free one); reuse a closed harness's port to model a restart. */
 	port?: number;
 	/**
@@ -314,7 +316,8 @@ export class WebhookHarness {
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 		const base = makeAdditionalData(this.options.credentials, `webhook-${++this.executionCounter}`);
 		const origin = this.options.publicOrigin ?? this.origin;
-		return { ...base, webhookBaseUrl: `${origin}/webhook`, webhookTestBaseUrl: `${origin}/webhook-test`, ...extra };
+		const waiting = this.options.webhookWaitingBaseUrl ? { webhookWaitingBaseUrl: this.options.webhookWaitingBaseUrl } : {};
+		return { ...base, webhookBaseUrl: `${origin}/webhook`, webhookTestBaseUrl: `${origin}/webhook-test`, ...waiting, ...extra };
 	}
 
 	/** A new Workflow from the saved static data, as n8n builds one per activation and per request. */

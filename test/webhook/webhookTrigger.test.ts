@@ -6,6 +6,8 @@
 import type { INodeType } from 'n8n-workflow';
 
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { answerButtonId, tapProblem } from '../../nodes/shared/chatAnswers';
+import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import {
 	OK_ANSWER,
@@ -25,7 +27,12 @@ const { sara, reza } = DEMO_USERS;
 useSandboxPerTest();
 
 /** The bot sends Sara a message with an inline keypad, through the API like any workflow would. */
-async function sendKeypad(): Promise<string> {
+async function sendKeypad(
+	buttons: object[] = [
+		{ id: 'pizza', type: 'Simple', button_text: 'Pizza' },
+		{ id: 'pasta', type: 'Simple', button_text: 'Pasta' },
+	],
+): Promise<string> {
 	const response = await fetch(sandbox.methodUrl('sendMessage', DEMO_BOT_TOKEN), {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
@@ -35,10 +42,7 @@ async function sendKeypad(): Promise<string> {
 			inline_keypad: {
 				rows: [
 					{
-						buttons: [
-							{ id: 'pizza', type: 'Simple', button_text: 'Pizza' },
-							{ id: 'pasta', type: 'Simple', button_text: 'Pasta' },
-						],
+						buttons,
 					},
 				],
 			},
@@ -580,5 +584,30 @@ describe('start and stop', () => {
 			expect.arrayContaining(['StartedBot', 'StoppedBot']),
 		);
 		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['StartedBot', 'StartedBot']);
+	});
+});
+
+describe('taps on Send and Wait\'s answer buttons', () => {
+
+	test('are handed to the waiting execution\'s resume address, not to the workflow; Rubika gets its OK', async () => {
+		const waiting = await fakeWaitingEndpoint();
+		try {
+			const trigger = await harness({}, { webhookWaitingBaseUrl: waiting.base });
+			await trigger.activate();
+			const id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '17', decision: 'approve', chatId: sara.chat_id, resumeToken: 'cd'.repeat(32) });
+			const messageId = await sendKeypad([{ id, type: 'Simple', button_text: 'Approve' }]);
+			sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: id });
+			await sandbox.deliveriesSettled();
+			await waitFor(() => waiting.received.length === 1);
+
+			expect(trigger.executions).toHaveLength(0);
+			expect(sandbox.deliveries.map((delivery) => [delivery.kind, delivery.httpStatus])).toEqual([['inline_message', 200]]);
+			const [{ url, body }] = waiting.received;
+			expect(url).toBe(`/webhook-waiting/17?signature=${'cd'.repeat(32)}`);
+			expect(tapProblem(DEMO_BOT_TOKEN, body, '17', Date.now())).toBeUndefined();
+			expect(body.rubikaChatAnswer).toMatchObject({ decision: 'approve', chat_id: sara.chat_id, message_id: messageId, sender_id: sara.user_id });
+		} finally {
+			await waiting.close();
+		}
 	});
 });

@@ -5,20 +5,31 @@
  */
 import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { isFallbackLinkProof } from '../../shared/chatAnswers';
+import { tokenOf } from '../../shared/transport/credential';
+import { readAnswerIn, receiveChatAnswer } from './chatAnswer';
+import { approvalLabels } from './labels';
 import type { FormField } from './responseForm';
 import { FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from './responseForm';
 import { answerRecordedPage, confirmAnswerPage, formPage } from './responsePages';
 
-/** GET opens a link (approval, or the form page); POST submits the form. Both resume the waiting execution. */
-export const WAITING_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
-	name: 'default',
-	httpMethod,
-	responseMode: 'onReceived',
-	responseData: '',
-	path: '={{ $nodeId }}',
-	restartWebhook: true,
-	isFullPath: true,
-}));
+/**
+ * GET opens a link (approval, or the form page); POST submits the form. Both resume the waiting execution.
+ * A POST without the node id in the path is a tap a Rubika trigger forwards (Answer In: Chat): on n8n 2.14+
+ * it carries the execution's resume token instead of n8n's signature, and n8n looks it up by this empty path.
+ */
+export const WAITING_WEBHOOKS: IWebhookDescription[] = [
+	...(['GET', 'POST'] as const).map((httpMethod): IWebhookDescription => ({
+		name: 'default',
+		httpMethod,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	})),
+	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: '', restartWebhook: true, isFullPath: true },
+];
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
@@ -95,21 +106,18 @@ export function responseFormFields(
 	);
 }
 
-/** A label the user set, trimmed, or the default when it is empty. */
-export function labelOr(value: unknown, fallback: string): string {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
-}
-
-/** The labels of the approve and decline links, as the message shows them (Approval Options). */
-export function approvalLabels(approval: IDataObject): { approve: string; decline: string } {
-	return { approve: labelOr(approval.approveLabel, 'Approve'), decline: labelOr(approval.disapproveLabel, 'Decline') };
-}
-
 export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
 	const texts = readResponseTexts(this.getNodeParameter('options', {}) as IDataObject);
+	const answerIn = responseType === 'approval' ? readAnswerIn(this.getNodeParameter('answerIn', 'webPage')) : 'webPage';
+	if (answerIn !== 'webPage') {
+		// Answer buttons that fell back to links: those links carry a proof keyed with the bot token.
+		const query = request.query as IDataObject;
+		const link = isFallbackLinkProof((await tokenOf(this)) ?? '', this.getExecutionId(), String(query.approved), query.proof);
+		if (!link) return await receiveChatAnswer.call(this, answerIn);
+	}
 	const respondedAt = new Date().toISOString();
 	const sendHtml = (status: number, html: string): IWebhookResponseData => {
 		response.status(status).setHeader('Content-Type', 'text/html; charset=utf-8');

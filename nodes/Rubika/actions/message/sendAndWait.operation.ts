@@ -4,15 +4,20 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions';
 import { InputError, isRefusal } from '../../../shared/errors';
+import { fallbackLinkProof } from '../../../shared/chatAnswers';
 import { callRubika } from '../../../shared/transport';
+import { tokenOf } from '../../../shared/transport/credential';
 import type { Keypad, MetadataPart } from '../../../shared/types';
 import { MAX_METADATA_PARTS } from '../../../shared/types';
 import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
 import { inputModeProperties } from '../../helpers/inputMode';
+import type { ChatAnswerIn } from '../../waiting/chatAnswer';
+import { answerButtonsFields, answerInProperty, chatAnswerOptions, readAnswerIn } from '../../waiting/chatAnswer';
 import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
-import { approvalLabels, labelOr, responseFormFields } from '../../waiting/webhook';
+import { approvalLabels, labelOr } from '../../waiting/labels';
+import { responseFormFields } from '../../waiting/webhook';
 import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
@@ -93,6 +98,7 @@ const properties: INodeProperties[] = [
 							},
 						],
 					},
+					answerInProperty,
 				],
 			},
 			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page' },
@@ -105,6 +111,7 @@ const properties: INodeProperties[] = [
 		],
 	),
 	optionsCollection([
+		...chatAnswerOptions,
 		{
 			displayName: 'Answer Page Text',
 			name: 'answerDescription',
@@ -187,9 +194,19 @@ export const sendAndWait: RubikaOperation = {
 		}
 		const waitTill = waitUntil(options.limitWaitTime as IDataObject | undefined);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'message', { requiredField: MESSAGE_FIELD });
-		requireSignedAnswers(this);
-		const links = responseLinks(this, responseType, itemIndex, options);
 		const base: IDataObject = { chat_id: chatId, ...readSendOptions(this, itemIndex) };
+		const answerIn = responseType === 'approval' ? readAnswerIn(this.getNodeParameter('answerIn', itemIndex, 'webPage')) : 'webPage';
+
+		if (answerIn !== 'webPage') {
+			const inChat = await sendAnswerButtons(this, itemIndex, answerIn, base, { text, metadata }, call);
+			if ('sent' in inChat) {
+				await this.putExecutionToWait(waitTill);
+				return { ...inChat.sent, chat_id: chatId, answer_in: answerIn, waiting_until: waitTill.toISOString() };
+			}
+			this.logger.info(`Rubika Send and Wait: answering in the chat is not possible (${inChat.problem}); sending links to a web page instead`);
+		}
+		requireSignedAnswers(this);
+		const links = await responseLinks(this, responseType, itemIndex, options, answerIn !== 'webPage');
 		const linksAs = (options.linksAs as LinksAs | undefined) ?? 'buttonsOrText';
 
 		const send = async (as: 'buttons' | 'text') =>
@@ -210,7 +227,7 @@ export const sendAndWait: RubikaOperation = {
 			throw first.error as NodeApiError;
 		}
 		await this.putExecutionToWait(waitTill);
-		return { ...sent, chat_id: chatId, links_as: shownAs, waiting_until: waitTill.toISOString() };
+		return { ...sent, chat_id: chatId, answer_in: 'webPage', links_as: shownAs, waiting_until: waitTill.toISOString() };
 	},
 };
 
@@ -224,16 +241,59 @@ function requireSignedAnswers(context: IExecuteFunctions): void {
 	(context as IExecuteFunctions & { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.();
 }
 
-/** The links the message carries, each opening the waiting execution's signed resume address. */
-function responseLinks(context: IExecuteFunctions, responseType: ResponseType, itemIndex: number, options: IDataObject): ResponseLink[] {
+/**
+ * The question with answer buttons in the chat; a refusal of the buttons by Rubika (INVALID_INPUT, e.g. an id
+ * longer than it takes) or a resume token that cannot travel in a button is a problem for the caller to fall
+ * back on links.
+ */
+async function sendAnswerButtons(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	answerIn: ChatAnswerIn,
+	base: IDataObject,
+	message: { text: string; metadata?: { meta_data_parts: MetadataPart[] } },
+	call: ItemCall,
+): Promise<{ sent: IDataObject } | { problem: string }> {
+	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
+	const buttons = await answerButtonsFields(context, itemIndex, answerIn, String(base.chat_id), approval);
+	if ('problem' in buttons) return buttons;
+	const body: IDataObject = { ...base, text: message.text, ...buttons.fields };
+	if (message.metadata && message.metadata.meta_data_parts.length > 0) body.metadata = message.metadata as unknown as IDataObject;
+	const sent = await callRubika(context, 'sendMessage', body, call).then(
+		(data) => ({ sent: data }),
+		(error: unknown) => ({ error }),
+	);
+	if ('sent' in sent) return sent;
+	if (!isRefusal(sent.error, 'INVALID_INPUT')) throw sent.error as NodeApiError;
+	return { problem: `Rubika refused the answer buttons: ${(sent.error as Error).message}` };
+}
+
+/**
+ * The links the message carries, each opening the waiting execution's signed resume address. When they stand
+ * in for answer buttons, each also carries a proof keyed with the bot token: the waiting node then accepts
+ * these links, which it refuses otherwise (on n8n 2.8.4 nothing else would stop an unsigned one).
+ */
+async function responseLinks(
+	context: IExecuteFunctions,
+	responseType: ResponseType,
+	itemIndex: number,
+	options: IDataObject,
+	insteadOfButtons: boolean,
+): Promise<ResponseLink[]> {
 	if (responseType !== 'approval') {
 		return [{ id: 'respond', label: labelOr(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl() }];
 	}
+	const botToken = insteadOfButtons ? ((await tokenOf(context)) ?? '') : '';
+	const linkUrl = (approved: 'true' | 'false') =>
+		context.getSignedResumeUrl({
+			approved,
+			...(insteadOfButtons ? { proof: fallbackLinkProof(botToken, context.getExecutionId(), approved) } : {}),
+		});
 	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
 	const labels = approvalLabels(approval);
-	const approve: ResponseLink = { id: 'approve', label: labels.approve, url: context.getSignedResumeUrl({ approved: 'true' }) };
+	const approve: ResponseLink = { id: 'approve', label: labels.approve, url: linkUrl('true') };
 	if (approval.approvalType !== 'double') return [approve];
-	return [approve, { id: 'decline', label: labels.decline, url: context.getSignedResumeUrl({ approved: 'false' }) }];
+	return [approve, { id: 'decline', label: labels.decline, url: linkUrl('false') }];
 }
 
 /**

@@ -1,0 +1,216 @@
+/**
+ * Send and Wait → Answer In: Chat. The question carries Simple buttons (under the message, or as the chat's
+ * keypad); a Rubika trigger of the same bot reads the tap and posts it to this execution's resume address
+ * (../../shared/chatAnswers.ts says how that is made safe). Here: the fields, the buttons sent, and what the
+ * waiting node does with a forwarded tap — who may answer, what the chat shows afterwards, the output.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
+import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
+import { callRubika } from '../../shared/transport';
+import { tokenOf } from '../../shared/transport/credential';
+import type { Keypad } from '../../shared/types';
+import { approvalLabels } from './labels';
+
+export const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
+export type AnswerIn = (typeof ANSWER_IN)[number];
+export type ChatAnswerIn = Exclude<AnswerIn, 'webPage'>;
+
+export const AFTER_DECISION = ['showOutcome', 'removeButtons', 'leave'] as const;
+export type AfterDecision = (typeof AFTER_DECISION)[number];
+
+export const DEFAULT_UNAUTHORIZED_REPLY = 'Only certain people can answer this question.';
+
+/** The Answer In field, shown for Approval. */
+export const answerInProperty: INodeProperties = {
+	displayName: 'Answer In',
+	name: 'answerIn',
+	type: 'options',
+	default: 'webPage',
+	options: [
+		{
+			name: 'Chat: Buttons Under the Message',
+			value: 'inlineButtons',
+			description: 'One tap in the chat. Needs a published Rubika Webhook Trigger for the same bot (inline taps reach only its webhook).',
+		},
+		{
+			name: 'Chat: Keypad Buttons',
+			value: 'chatKeypad',
+			description: 'One tap on the keypad under the input box. Needs a published Rubika Trigger or Rubika Webhook Trigger for the same bot; works without a public address.',
+		},
+		{ name: 'Web Page', value: 'webPage', description: 'Links that open a page in the phone\'s browser' },
+	],
+	description: 'Where the person answers. In the chat, a tap decides; on a web page, the link opens the answer page.',
+};
+
+const inChat = { show: { '/answerIn': ['inlineButtons', 'chatKeypad'] } };
+
+/** Options of the in-chat answer, added to the operation's Options. */
+export const chatAnswerOptions: INodeProperties[] = [
+	{
+		displayName: 'After the Decision (Chat)',
+		name: 'afterDecision',
+		type: 'options',
+		default: 'showOutcome',
+		displayOptions: inChat,
+		options: [
+			{ name: 'Remove the Buttons', value: 'removeButtons' },
+			{ name: 'Remove the Buttons and Reply With the Outcome', value: 'showOutcome', description: 'E.g. "Approve — Sara" as a reply to the tap.' },
+			{ name: 'Leave Unchanged', value: 'leave' },
+		],
+		description: 'What the chat shows once someone answered',
+	},
+	{
+		displayName: 'Restrict to User IDs (Chat)',
+		name: 'allowedUserIds',
+		type: 'string',
+		default: '',
+		placeholder: 'u0AbC…, u0DeF…',
+		displayOptions: inChat,
+		description: 'Only these people (sender IDs, comma-separated) can answer; anyone else\'s tap decides nothing. Empty: anyone in the chat.',
+	},
+	{
+		displayName: 'Unauthorized Reply (Chat)',
+		name: 'unauthorizedReply',
+		type: 'string',
+		default: DEFAULT_UNAUTHORIZED_REPLY,
+		displayOptions: inChat,
+		description: 'Sent as a reply to a tap by someone not in Restrict to User IDs. Empty: no reply.',
+	},
+];
+
+export function readAnswerIn(value: unknown): AnswerIn {
+	return (ANSWER_IN as readonly unknown[]).includes(value) ? (value as AnswerIn) : 'webPage';
+}
+
+/**
+ * The resume token n8n gave this execution, read from its resume address (n8n 2.14+ add `?signature=<token>`
+ * to `$execution.resumeUrl`); undefined where n8n has none (2.8.4).
+ */
+export function resumeTokenOf(context: IExecuteFunctions, itemIndex: number): string | undefined {
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex) ?? '');
+	try {
+		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The message fields carrying the answer buttons, or a reason they cannot be sent (then the caller falls back
+ * to links): a resume token this package cannot carry in a button id.
+ */
+export async function answerButtonsFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	answerIn: ChatAnswerIn,
+	chatId: string,
+	approval: IDataObject,
+): Promise<{ fields: IDataObject } | { problem: string }> {
+	const resumeToken = resumeTokenOf(context, itemIndex);
+	if (resumeToken !== undefined && !isCarriableResumeToken(resumeToken)) {
+		return { problem: 'this n8n\'s resume token has a form this package does not know' };
+	}
+	const botToken = (await tokenOf(context)) ?? '';
+	const labels = approvalLabels(approval);
+	const decisions: ChatDecision[] = approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
+	const executionId = context.getExecutionId();
+	const buttons = decisions.map((decision) => ({
+		id: answerButtonId(botToken, { executionId, decision, chatId, resumeToken }),
+		type: 'Simple' as const,
+		button_text: labels[decision],
+	}));
+	const keypad: Keypad = { rows: [{ buttons }] };
+	if (answerIn === 'inlineButtons') return { fields: { inline_keypad: keypad as unknown as IDataObject } };
+	const chatKeypad: Keypad = { ...keypad, resize_keyboard: true, one_time_keyboard: true };
+	return { fields: { chat_keypad: chatKeypad as unknown as IDataObject, chat_keypad_type: 'New' } };
+}
+
+/** Sender IDs from Restrict to User IDs; empty means anyone. */
+export function allowedSenders(value: unknown): string[] {
+	return String(value ?? '')
+		.split(/[\s,]+/)
+		.map((id) => id.trim())
+		.filter((id) => id !== '');
+}
+
+/**
+ * The waiting node's webhook when the question was answered in the chat: only a tap a Rubika trigger of this
+ * bot forwarded, for this execution, counts. Anything else — a link from an older version, someone calling
+ * the resume address with a button's token — decides nothing.
+ */
+export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn): Promise<IWebhookResponseData> {
+	const response = this.getResponseObject();
+	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+		response.status(status).json(body);
+		return { noWebhookResponse: true };
+	};
+	const botToken = (await tokenOf(this)) ?? '';
+	const request = this.getRequestObject();
+	const problem = request.method === 'POST' ? tapProblem(botToken, this.getBodyData(), this.getExecutionId(), Date.now()) : 'not a tap';
+	if (problem !== undefined) {
+		this.logger.warn(`Rubika Send and Wait: refused an answer that is not a genuine tap (${problem})`);
+		return answer(403, { status: 'refused', reason: problem });
+	}
+	const tap = tapOf(this.getBodyData());
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const allowed = allowedSenders(options.allowedUserIds);
+	if (allowed.length > 0 && !allowed.includes(tap.sender_id ?? '')) {
+		await replyIgnoringFailure(this, tap, String(options.unauthorizedReply ?? DEFAULT_UNAUTHORIZED_REPLY));
+		return answer(200, { status: 'unauthorized' });
+	}
+	const labels = approvalLabels(this.getNodeParameter('approvalOptions.values', {}) as IDataObject);
+	const sender = await senderName(this, tap);
+	const after = (AFTER_DECISION as readonly unknown[]).includes(options.afterDecision) ? (options.afterDecision as AfterDecision) : 'showOutcome';
+	if (after !== 'leave') await removeButtons(this, tap, answerIn);
+	if (after === 'showOutcome') await replyIgnoringFailure(this, tap, `${labels[tap.decision]} — ${sender ?? tap.sender_id ?? ''}`.trim());
+	const data: IDataObject = {
+		approved: tap.decision === 'approve',
+		respondedAt: new Date().toISOString(),
+		answeredIn: 'chat',
+		sender_id: tap.sender_id,
+		...(sender !== undefined ? { sender_name: sender } : {}),
+		chat_id: tap.chat_id,
+		message_id: tap.message_id,
+	};
+	return { webhookResponse: { status: 'resumed' }, workflowData: [[{ json: { data } }]] };
+}
+
+/** The answering person's name where Rubika gives one: in a private chat the chat is that person. */
+async function senderName(context: IWebhookFunctions, tap: ChatAnswerTap): Promise<string | undefined> {
+	if (!/^b0/i.test(tap.chat_id)) return undefined;
+	try {
+		const { chat } = await callRubika(context, 'getChat', { chat_id: tap.chat_id });
+		const name = [chat?.first_name, chat?.last_name].filter((part) => typeof part === 'string' && part.trim() !== '').join(' ');
+		return name !== '' ? name : (chat?.title ?? undefined);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The buttons go once answered; a failure is only logged (the decision stands). */
+async function removeButtons(context: IWebhookFunctions, tap: ChatAnswerTap, answerIn: ChatAnswerIn): Promise<void> {
+	try {
+		if (answerIn === 'chatKeypad') {
+			await callRubika(context, 'editChatKeypad', { chat_id: tap.chat_id, chat_keypad_type: 'Remove' });
+		} else if (tap.message_id !== null) {
+			await callRubika(context, 'editMessageKeypad', { chat_id: tap.chat_id, message_id: tap.message_id, inline_keypad: { rows: [] } });
+		}
+	} catch (error) {
+		context.logger.warn(`Rubika Send and Wait: could not remove the answer buttons (${(error as Error).message})`);
+	}
+}
+
+async function replyIgnoringFailure(context: IWebhookFunctions, tap: ChatAnswerTap, text: string): Promise<void> {
+	if (text.trim() === '') return;
+	try {
+		await callRubika(context, 'sendMessage', {
+			chat_id: tap.chat_id,
+			text,
+			...(tap.message_id !== null ? { reply_to_message_id: tap.message_id } : {}),
+		});
+	} catch (error) {
+		context.logger.warn(`Rubika Send and Wait: could not reply in the chat (${(error as Error).message})`);
+	}
+}
