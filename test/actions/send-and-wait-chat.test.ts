@@ -101,12 +101,12 @@ describe('Send and Wait, Answer In: Chat — the question', () => {
 		expect(shown.inline_keypad?.rows[0].buttons.map((button) => button.button_text)).toEqual(['بله', 'خیر']);
 	});
 
-	it('Keypad Buttons: the chat keypad (New, resized, one-time) with the answer buttons', async () => {
+	it('Keypad Buttons: the chat keypad (New, resized, not one-time) with the answer buttons', async () => {
 		const result = await t.run(question('chatKeypad'));
 		expect(result.error).toBeUndefined();
 		const [body] = t.bodies('sendMessage') as Array<{ chat_keypad: SentKeypad & { resize_keyboard: boolean; one_time_keyboard: boolean }; chat_keypad_type: string }>;
 		expect(body.chat_keypad_type).toBe('New');
-		expect(body.chat_keypad).toMatchObject({ resize_keyboard: true, one_time_keyboard: true });
+		expect(body.chat_keypad).toMatchObject({ resize_keyboard: true, one_time_keyboard: false });
 		expect(body.chat_keypad.rows[0].buttons.map((button) => readAnswerButton(button.id)?.decision)).toEqual(['approve', 'decline']);
 		expect(result.items[0].json.answer_in).toBe('chatKeypad');
 	});

@@ -123,7 +123,9 @@ export async function answerButtonsFields(
 	}));
 	const keypad: Keypad = { rows: [{ buttons }] };
 	if (answerIn === 'inlineButtons') return { fields: { inline_keypad: keypad as unknown as IDataObject } };
-	const chatKeypad: Keypad = { ...keypad, resize_keyboard: true, one_time_keyboard: true };
+	// Not one-time: a tap by someone not allowed to answer must leave the keypad for those who are. The waiting
+	// node removes it once answered (After the Decision).
+	const chatKeypad: Keypad = { ...keypad, resize_keyboard: true, one_time_keyboard: false };
 	return { fields: { chat_keypad: chatKeypad as unknown as IDataObject, chat_keypad_type: 'New' } };
 }
 
