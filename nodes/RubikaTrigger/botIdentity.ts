@@ -1,19 +1,8 @@
 /**
- * Which bot the continuous trigger reads: a fingerprint of the credential (saved next to the cursor, so that a
- * credential switched to another bot is noticed), and a count of the listeners per bot in this n8n process.
+ * Which bots the continuous triggers of this n8n process read: a count of the listeners per bot, keyed by the
+ * credential's fingerprint (botFingerprint, which is also saved next to the cursor, so that a credential
+ * switched to another bot is noticed).
  */
-import { createHash } from 'node:crypto';
-
-import type { ResolvedCredential } from '../shared/transport';
-
-/** A hash of the credential's base URL and token: the same bot gives the same value; the token is not in it. */
-export function botFingerprint(credential: ResolvedCredential): string {
-	const credentials = credential.data ?? {};
-	return createHash('sha256')
-		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
-		.digest('hex')
-		.slice(0, 16);
-}
 
 /** Active (not test) listeners per bot fingerprint in this n8n process, to warn when two workflows read one bot. */
 const listenersPerBot = new Map<string, number>();

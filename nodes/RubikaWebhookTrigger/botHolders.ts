@@ -7,6 +7,7 @@
  * Nothing outside this process can see this record: where it holds, and where not, is said in
  * oneTriggerPerBot.ts.
  */
+import { LruMap } from '../shared/lru';
 
 /** A trigger that holds a bot: what a refused activation names, and the address it holds the bot at. */
 export interface BotHolder {
@@ -28,8 +29,7 @@ const holdersByBot = new Map<string, Map<string, BotHolder>>();
  * recent last. A delivery that was already on its way when its workflow was deactivated must not take the
  * bot back. Keyed by the address too, so that a test listener that stops marks only its test address.
  */
-const letGo = new Map<string, true>();
-const MAX_LET_GO = 1000;
+const letGo = new LruMap<string, true>(1000);
 const letGoKey = (trigger: string, webhookUrl: string) => `${trigger}\n${webhookUrl}`;
 
 /** A trigger other than `trigger` that holds `bot`, if any. */
@@ -61,10 +61,7 @@ export function letGoAt(trigger: string, webhookUrl: string): void {
 	for (const [bot, holders] of holdersByBot) {
 		if (holders.get(trigger)?.webhookUrl === webhookUrl) forget(bot, holders, trigger);
 	}
-	const key = letGoKey(trigger, webhookUrl);
-	letGo.delete(key);
-	letGo.set(key, true);
-	while (letGo.size > MAX_LET_GO) letGo.delete(letGo.keys().next().value as string);
+	letGo.set(letGoKey(trigger, webhookUrl), true);
 }
 
 function forget(bot: string, holders: Map<string, BotHolder>, trigger: string): void {

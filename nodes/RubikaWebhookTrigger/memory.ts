@@ -18,11 +18,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LruMap } from '../shared/lru';
+
 /** Nodes remembered at most (the least recently used go first); one per active Rubika webhook trigger. */
 const MAX_NODES = 500;
 
-/** Scope (workflow and node) → the fields as last written. Map order: least recently used first. */
-const states = new Map<string, IDataObject>();
+/** Scope (workflow and node) → the fields as last written. */
+const states = new LruMap<string, IDataObject>(MAX_NODES);
 
 function copy(value: unknown): unknown {
 	return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
@@ -68,7 +70,5 @@ export function changeRememberedState(scope: string, change: (state: IDataObject
 }
 
 function remember(scope: string, state: IDataObject): void {
-	states.delete(scope);
 	states.set(scope, copy(state) as IDataObject);
-	while (states.size > MAX_NODES) states.delete(states.keys().next().value as string);
 }

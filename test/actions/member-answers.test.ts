@@ -2,7 +2,7 @@
  * The member answers are documented nowhere (docs/api-facts.md §9), so the readers must accept every
  * plausible shape; the sandbox plays one of them (test/actions/undocumented.test.ts runs it end to end).
  */
-import { memberCountFromAnswer, memberFromAnswer, membersFromAnswer } from '../../nodes/Rubika/actions/chat/members';
+import { memberCountFromAnswer, memberFromAnswer, membersFromAnswer } from '../../nodes/shared/members';
 
 const chat = 'g0Chat';
 const user = 'u0User';

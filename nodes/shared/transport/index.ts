@@ -3,7 +3,7 @@
  * through one retry loop (./retry.ts) that reads Rubika's answers (./envelope.ts, ./failures.ts) and lets no
  * bot token out (./redact.ts).
  */
-export { CREDENTIAL_TYPE, resolveCredential } from './credential';
+export { CREDENTIAL_TYPE, botFingerprint, resolveCredential } from './credential';
 export type { ResolvedCredential } from './credential';
 export { callAnyMethod, callRubika } from './call';
 export type { CallOptions } from './retry';

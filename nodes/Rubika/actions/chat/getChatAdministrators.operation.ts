@@ -4,7 +4,7 @@ import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
-import { membersFromAnswer } from './members';
+import { membersFromAnswer } from '../../../shared/members';
 
 export const getChatAdministrators: RubikaOperation = {
 	value: 'getChatAdministrators',

@@ -4,7 +4,7 @@ import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId, readUserId, userIdProperty } from './common';
-import { memberFromAnswer } from './members';
+import { memberFromAnswer } from '../../../shared/members';
 
 export const getChatMember: RubikaOperation = {
 	value: 'getChatMember',

@@ -4,7 +4,7 @@ import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
-import { memberCountFromAnswer } from './members';
+import { memberCountFromAnswer } from '../../../shared/members';
 
 export const getChatMemberCount: RubikaOperation = {
 	value: 'getChatMemberCount',

@@ -1,12 +1,13 @@
 /**
- * Reading the member answers of getChatMember, getChatAdministrators and getChatMemberCount. No document
+ * Reading the member answers of getChatMember, getChatAdministrators and getChatMemberCount, for the action
+ * node's member operations and the triggers' Add Sender Details (updates/sender.ts). No document
  * describes them (docs/api-facts.md §9), so each reader accepts every plausible shape: the member wrapped
  * under a key or given flat, a list under any of the usual keys or as the answer itself, a count under any
  * of the usual keys or as a bare number. What it cannot recognise it passes on whole rather than dropping.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../../../shared/json';
+import { isPlainObject } from './json';
 
 const MEMBER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'];
 const LIST_KEYS = ['administrators', 'admins', 'members', 'in_chat_members', 'users', 'chat_members'];
