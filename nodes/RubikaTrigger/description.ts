@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { optionsCollection } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
+import { addSenderDetailsOption } from '../shared/updates/sender';
 
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -121,6 +122,7 @@ export function triggerVersionDescription(base: INodeTypeBaseDescription, own: T
 			firstActivationProperty,
 			updateFiltersProperty,
 			optionsCollection([
+				addSenderDetailsOption,
 				downloadFilesOption(),
 				onRejectedPositionOption(own.version),
 				...own.options,

@@ -33,6 +33,7 @@ import { isRefusal, toNodeError } from '../shared/errors';
 import { matchesFilters } from '../shared/updates/filters';
 import { RecentKeys, hashKey } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
+import { SenderDirectory } from '../shared/updates/sender';
 import type { ResolvedCredential } from '../shared/transport';
 import { botFingerprint, resolveCredential } from '../shared/transport';
 import { tokenOf } from '../shared/transport/credential';
@@ -119,6 +120,9 @@ class UpdateListener {
 
 	private reported = false;
 
+	/** Options → Add Sender Details: the senders of this activation's updates, remembered in its memory. */
+	private readonly senders: SenderDirectory | undefined;
+
 	constructor(
 		private readonly ctx: ITriggerFunctions,
 		private readonly settings: ListenSettings,
@@ -129,6 +133,7 @@ class UpdateListener {
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
 		this.recent = RecentKeys.load(this.state, 'recentKeys');
+		this.senders = settings.addSenderDetails ? new SenderDirectory() : undefined;
 		this.ledger = new DeliveryLedger((end) => {
 			if (end !== this.state.cursor) this.state.cursor = end;
 		});
@@ -224,8 +229,10 @@ class UpdateListener {
 					this.recent.observe(key);
 					continue;
 				}
+				// A failed lookup does not throw: the item goes out without the sender's details.
+				const emitted = this.senders ? await this.senders.addTo(this.ctx, item, this.requestOptions()) : item;
 				// A download that may pass later throws: the page is read again, from the same cursor.
-				const data = await withDownloadedFile(this.ctx, item, this.settings.download, 'final');
+				const data = await withDownloadedFile(this.ctx, emitted, this.settings.download, 'final');
 				if (this.stopped) return false;
 				this.emit(data, key, entry);
 				if (this.testing) {

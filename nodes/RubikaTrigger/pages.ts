@@ -29,6 +29,8 @@ export interface ReadingSettings {
 	onRejectedPosition: OnRejectedPosition;
 	pageSize: number;
 	download: DownloadSettings;
+	/** Options → Add Sender Details (../shared/updates/sender.ts). */
+	addSenderDetails: boolean;
 }
 
 /** What both versions keep in `getWorkflowStaticData('node')`. */
@@ -67,6 +69,7 @@ export function readReadingSettings(ctx: TriggerFunctions): ReadingSettings & { 
 			: onRejectedPositionDefault(ctx.getNode().typeVersion),
 		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
 		download: readDownloadSettings(ctx.getNode(), options),
+		addSenderDetails: options.addSenderDetails === true,
 		options,
 	};
 }

@@ -19,11 +19,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
+import { resolveCredential } from '../shared/transport';
 import type { Update } from '../shared/types';
 import type { UpdateItem } from '../shared/updates/item';
 import { matchesFilters } from '../shared/updates/filters';
 import { RecentKeys } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
+import { directoryFor } from '../shared/updates/sender';
 import type { ReadingSettings, ReadingState } from './pages';
 import {
 	SKIP_LIMIT_PER_POLL,
@@ -124,7 +126,8 @@ async function pollOnce(
 	}
 
 	const output: INodeExecutionData[] = [];
-	for (const item of matched) output.push(await toExecutionData(ctx, item, settings));
+	const addSender = matched.length > 0 ? await senderAdder(ctx, settings) : undefined;
+	for (const item of matched) output.push(await toExecutionData(ctx, item, settings, addSender));
 	clock.assertWithinBudget();
 
 	// The commit: one synchronous step, after everything that can fail.
@@ -164,7 +167,7 @@ async function fetchTestEvent(
 				'Send your bot a message that passes this trigger\'s Update Types and Filters, then fetch a test event again.',
 		});
 	}
-	return [[await toExecutionData(ctx, newest, settings)]];
+	return [[await toExecutionData(ctx, newest, settings, await senderAdder(ctx, settings))]];
 }
 
 interface DrainResult {
@@ -222,16 +225,31 @@ async function drainOrExplain(...args: Parameters<typeof drain>): Promise<DrainR
 }
 
 /**
- * The item as n8n wants it, with the attached file as binary data when asked for. A file Rubika refuses
- * outright will never download and must not hold back every later update, so that comes out on the item;
- * a failure that may pass on a later try fails the poll instead (nothing is emitted or skipped).
+ * The item as n8n wants it, with the sender's details and the attached file as binary data when asked for. A
+ * file Rubika refuses outright will never download and must not hold back every later update, so that comes
+ * out on the item; a failure that may pass on a later try fails the poll instead (nothing is emitted or
+ * skipped). A failed sender lookup never fails the poll: the item goes out without the details.
  */
 async function toExecutionData(
 	ctx: IPollFunctions,
 	item: UpdateItem,
 	settings: TriggerSettings,
+	addSender: SenderAdder | undefined,
 ): Promise<INodeExecutionData> {
-	return await withDownloadedFile(ctx, item, settings.download, 'final');
+	return await withDownloadedFile(ctx, addSender ? await addSender(item) : item, settings.download, 'final');
+}
+
+type SenderAdder = (item: UpdateItem) => Promise<UpdateItem>;
+
+/**
+ * Options → Add Sender Details for one poll: the senders this process remembers for the bot, asked with the
+ * credential resolved once for the poll. Undefined when the option is off.
+ */
+async function senderAdder(ctx: IPollFunctions, settings: TriggerSettings): Promise<SenderAdder | undefined> {
+	if (!settings.addSenderDetails) return undefined;
+	const credential = await resolveCredential(ctx);
+	const directory = directoryFor(credential);
+	return async (item) => await directory.addTo(ctx, item, { credential });
 }
 
 interface Clock {

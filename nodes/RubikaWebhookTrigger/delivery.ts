@@ -1,18 +1,20 @@
 /**
  * Handling one delivery from Rubika: the secret checked, the trigger noted as its bot's holder
  * (oneTriggerPerBot.ts), the body read, filtered and de-duplicated, the sender answered, and the item handed
- * to the workflow (with its file, when asked).
+ * to the workflow (with its file and the sender's details, when asked).
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { fileToDownload, withDownloadedFile } from '../shared/downloads';
 import { answerButtonOf, handOnAnswerTap } from '../shared/updates/answerTaps';
 import { matchesFilters } from '../shared/updates/filters';
+import { directoryFor } from '../shared/updates/sender';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { takeBotOnDelivery } from './oneTriggerPerBot';
 import {
-	botToken,
+	addsSenderDetails,
+	botCredential,
 	readDownloadOptions,
 	readEndpoints,
 	readFilters,
@@ -27,7 +29,7 @@ const OK_ANSWER: IDataObject = { status: 'OK' };
 
 /** The node's `webhook()`: every route of the trigger ends here. */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const token = await botToken(context);
+	const { credential, token } = await botCredential(context);
 	const location = readSecretLocation(context);
 	if (location !== 'off') {
 		const expected = deriveSecret(token, webhookKey(context));
@@ -63,15 +65,18 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!wanted || repeated) return { webhookResponse: OK_ANSWER };
 	takeBackIfNotHandled(context, item);
 
-	if (fileToDownload(item, download) === undefined) {
-		const output: INodeExecutionData = { json: item };
+	const senders = addsSenderDetails(context) ? directoryFor(credential) : undefined;
+	const withSender = async () => (senders ? await senders.addTo(context, item, { credential }) : item);
+	if (fileToDownload(item, download) === undefined && senders?.mustAsk(item) !== true) {
+		const output: INodeExecutionData = { json: await withSender() };
 		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
 	}
 	// Rubika's delivery timeout is unknown and a late answer may pause the bot's deliveries (facts §4), so
-	// the answer does not wait for the file. Every failure then ends up on the item: the sender has its OK
-	// and no reason to deliver the event again, so failing here would lose the message.
+	// the answer does not wait for the file or for the sender's details. Every failure then ends up on the
+	// item: the sender has its OK and no reason to deliver the event again, so failing here would lose the
+	// message.
 	answerNow(context, 200, OK_ANSWER);
-	const output = await withDownloadedFile(context, item, download, 'every');
+	const output = await withDownloadedFile(context, await withSender(), download, 'every');
 	return { noWebhookResponse: true, workflowData: [[output]] };
 }
 

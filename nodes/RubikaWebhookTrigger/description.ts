@@ -15,6 +15,7 @@ import { optionsCollection, sortedByName } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
+import { addSenderDetailsOption } from '../shared/updates/sender';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import { OTHER_DELIVERY_TYPE } from './deliveryItem';
 import { DEFAULT_TAP_WINDOW_SECONDS, SECRET_PARAMETER } from './parameters';
@@ -193,6 +194,7 @@ const sharedProperties: INodeProperties[] = [
 	webhookUpdateTypes,
 	updateFiltersProperty,
 	optionsCollection([
+		addSenderDetailsOption,
 		downloadFilesOption(
 			'Rubika is answered before the download starts, so a large file never delays the answer. A file that cannot be downloaded still starts the workflow, without binary data and with file_error saying why.',
 		),

@@ -8,7 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { DownloadSettings } from '../shared/downloads';
 import { readDownloadSettings } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
-import { CREDENTIAL_TYPE } from '../shared/transport';
+import type { ResolvedCredential } from '../shared/transport';
+import { resolveCredential } from '../shared/transport';
 import type { UpdateEndpointType } from '../shared/types';
 import { UPDATE_TYPES } from '../shared/types';
 import type { UpdateFilters } from '../shared/updates/filters';
@@ -82,12 +83,25 @@ export function readFilters(context: TriggerContext, endpoints: UpdateEndpointTy
 
 /** The credential's bot token; none is an error. */
 export async function botToken(context: TriggerContext): Promise<string> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	const token = String(credentials?.accessToken ?? '').trim();
+	return (await botCredential(context)).token;
+}
+
+/**
+ * The credential, resolved once for a delivery, and its bot token; no token is an error. Requests the
+ * delivery makes are sent with it, so that n8n does not resolve it again for each.
+ */
+export async function botCredential(context: TriggerContext): Promise<{ credential: ResolvedCredential; token: string }> {
+	const credential = await resolveCredential(context);
+	const token = String(credential.data?.accessToken ?? '').trim();
 	if (token === '') {
 		throw new NodeOperationError(context.getNode(), 'The Rubika credential has no bot token');
 	}
-	return token;
+	return { credential, token };
+}
+
+/** Options → Add Sender Details. */
+export function addsSenderDetails(context: IWebhookFunctions): boolean {
+	return (context.getNodeParameter('options', {}) as IDataObject).addSenderDetails === true;
 }
 
 /** What the secret is bound to: the node's webhook id, which n8n keeps for the node's whole life. */

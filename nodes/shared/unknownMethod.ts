@@ -43,7 +43,12 @@ export function unknownMethodReport(method: string, answer: ErrorAnswer): Unknow
 	const why = isUndocumentedMethod(method)
 		? `${method} is not in Rubika's official Bot API documentation; the node takes it from Rubika's client libraries, and the Rubika at the credential's Base URL answered as if it does not offer it`
 		: `The Rubika at the credential's Base URL answered as if there were no method named ${method}; check its spelling (method names are case-sensitive, e.g. sendMessage)`;
-	return { message: `Rubika does not know the method ${method}`, description: `${why} (${said}). Nothing was changed.` };
+	return { message: unknownMethodMessage(method), description: `${why} (${said}). Nothing was changed.` };
+}
+
+/** The message of the error a call gets when Rubika answers that `method` does not exist. */
+export function unknownMethodMessage(method: string): string {
+	return `Rubika does not know the method ${method}`;
 }
 
 /** Added to any other refusal of an undocumented method: it may be how a Rubika without it answers. */

@@ -3,18 +3,15 @@
  * field, only after the filters), with a delivery answered before its file is downloaded, and a file that
  * cannot be downloaded reported on the item instead of losing the message.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
-
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import type { WebhookHarness } from '../harness/webhook';
 import {
 	OK_ANSWER,
 	answer,
 	answers,
+	handled,
 	harness,
 	newMessageDelivery,
 	sandbox,
-	until,
 	updateEndpointPath,
 	useSandboxPerTest,
 } from './helpers';
@@ -48,13 +45,6 @@ async function adminPost(path: string, body: Buffer, headers: Record<string, str
 	const parsed = (await response.json()) as Record<string, unknown>;
 	if (!response.ok) throw new Error(`admin ${path}: ${JSON.stringify(parsed)}`);
 	return parsed;
-}
-
-/** Waits until the trigger has handled every delivery sent to it: a download runs after the answer. */
-async function handled(trigger: WebhookHarness, count = sandbox.deliveries.length): Promise<INodeExecutionData[]> {
-	await sandbox.deliveriesSettled();
-	await until(() => trigger.served.length >= count);
-	return trigger.executions.map((execution) => execution.items[0]);
 }
 
 function fileIdsAskedFor(): string[] {

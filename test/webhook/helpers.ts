@@ -5,7 +5,7 @@
  * `sandbox` is a live binding: it names the current test's sandbox once `useSandboxPerTest()` has run its
  * `beforeEach`, in every file that imports it.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
@@ -87,6 +87,24 @@ export function answer({ status, contentType, body }: PostAnswer): typeof OK_ANS
 	return { status, contentType, body };
 }
 
+/** The bot sends a user (Sara unless `chatId` says another) a message with an inline keypad, through the API like any workflow would. */
+export async function sendKeypad(
+	buttons: object[] = [
+		{ id: 'pizza', type: 'Simple', button_text: 'Pizza' },
+		{ id: 'pasta', type: 'Simple', button_text: 'Pasta' },
+	],
+	chatId: string = DEMO_USERS.sara.chat_id,
+): Promise<string> {
+	const response = await fetch(sandbox.methodUrl('sendMessage', DEMO_BOT_TOKEN), {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ chat_id: chatId, text: 'Pizza or pasta?', inline_keypad: { rows: [{ buttons }] } }),
+	});
+	const envelope = (await response.json()) as { status: string; data: { message_id: string } };
+	expect(envelope.status).toBe('OK');
+	return envelope.data.message_id;
+}
+
 /** A `{"update": …}` delivery of a user's new message, as Rubika posts it, for requests sent by hand. */
 export function newMessageDelivery(
 	messageId: string,
@@ -100,6 +118,16 @@ export function newMessageDelivery(
 			new_message: { message_id: messageId, text, time: '1700000000', sender_type: 'User', sender_id: user.user_id },
 		},
 	};
+}
+
+/**
+ * Waits until the trigger has handled every delivery sent to it, and returns the first item of each execution:
+ * a download or a sender lookup runs after the answer.
+ */
+export async function handled(trigger: WebhookHarness, count = sandbox.deliveries.length): Promise<INodeExecutionData[]> {
+	await sandbox.deliveriesSettled();
+	await until(() => trigger.served.length >= count);
+	return trigger.executions.map((execution) => execution.items[0]);
 }
 
 /** Resolves once `condition()` holds; the test's own timeout ends a wait that never does. */

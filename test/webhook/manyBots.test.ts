@@ -43,7 +43,9 @@ async function workflowFor(
 const texts = (trigger: WebhookHarness) => trigger.executions.map((execution) => execution.items[0].json.text);
 
 describe('versions', () => {
-	test('version 2 is the default for new nodes; version 1 is described exactly as before there were two', () => {
+	// The fixture is version 1's description when the node had one version, plus what was added to both
+	// versions since without changing a saved workflow: Options → Add Sender Details (off by default).
+	test('version 2 is the default for new nodes; version 1 is described as before there were two', () => {
 		const node = new RubikaWebhookTrigger();
 		expect(node.description.defaultVersion).toBe(2);
 		expect(node.nodeVersions[2].description.defaultVersion).toBe(2);

@@ -18,6 +18,7 @@ import {
 	registered,
 	restart,
 	sandbox,
+	sendKeypad,
 	until,
 	useSandboxPerTest,
 } from './helpers';
@@ -25,33 +26,6 @@ import {
 const { sara, reza } = DEMO_USERS;
 
 useSandboxPerTest();
-
-/** The bot sends Sara a message with an inline keypad, through the API like any workflow would. */
-async function sendKeypad(
-	buttons: object[] = [
-		{ id: 'pizza', type: 'Simple', button_text: 'Pizza' },
-		{ id: 'pasta', type: 'Simple', button_text: 'Pasta' },
-	],
-): Promise<string> {
-	const response = await fetch(sandbox.methodUrl('sendMessage', DEMO_BOT_TOKEN), {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({
-			chat_id: sara.chat_id,
-			text: 'Pizza or pasta?',
-			inline_keypad: {
-				rows: [
-					{
-						buttons,
-					},
-				],
-			},
-		}),
-	});
-	const envelope = (await response.json()) as { status: string; data: { message_id: string } };
-	expect(envelope.status).toBe('OK');
-	return envelope.data.message_id;
-}
 
 /** The secret in a registered URL, wherever the trigger put it (the query form, else the path's last segment). */
 function secretIn(url: string): string {

@@ -11,6 +11,7 @@ import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../..
 import { callRubika } from '../../shared/transport';
 import { tokenOf } from '../../shared/transport/credential';
 import type { Keypad } from '../../shared/types';
+import { senderOf } from '../../shared/updates/sender';
 import { approvalLabels } from './labels';
 
 export const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
@@ -184,8 +185,7 @@ async function senderName(context: IWebhookFunctions, tap: ChatAnswerTap): Promi
 	if (!/^b0/i.test(tap.chat_id)) return undefined;
 	try {
 		const { chat } = await callRubika(context, 'getChat', { chat_id: tap.chat_id });
-		const name = [chat?.first_name, chat?.last_name].filter((part) => typeof part === 'string' && part.trim() !== '').join(' ');
-		return name !== '' ? name : (chat?.title ?? undefined);
+		return senderOf({ ...chat }).full_name ?? chat?.title ?? undefined;
 	} catch {
 		return undefined;
 	}
