@@ -7,7 +7,8 @@
 // is accepted again) and a SIGKILL lose and repeat nothing;
 // deactivation ends every getUpdates request; "Listen for test event" (n8n's POST /rest/workflows/:id/run
 // with the trigger to start from) gets the message sent while listening, and stops reading afterwards,
-// also when the user stops listening without a message.
+// also when the user stops listening without a message. Add Sender Details (on in the filters workflow and the
+// listening one) gives a group member's names (getChatMember) and a private chat's person's (getChat).
 //
 //   node e2e/continuous.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
@@ -17,8 +18,8 @@ import { listExecutions, nodeFullItems } from './lib/world.mjs';
 
 const ID = 'e2eContinuous001'; // defaults + a Text Pattern; its Error Workflow is ERROR_ID
 const ERROR_ID = 'e2eContErrorWf01'; // Error Trigger → No Op: what n8n runs when ID fails
-const FILTERS_ID = 'e2eContFilters01'; // chat, sender and command filters
-const LISTEN_ID = 'e2eContListen001'; // never published: "Listen for test event"
+const FILTERS_ID = 'e2eContFilters01'; // chat, sender and command filters; Add Sender Details
+const LISTEN_ID = 'e2eContListen001'; // never published: "Listen for test event"; Add Sender Details
 const TRIGGER = 'Rubika Trigger';
 /** Generous: a message that has not started its execution by then is lost. Not a performance bound. */
 const ARRIVAL_DEADLINE_MS = 30_000;
@@ -43,10 +44,14 @@ export const test = {
 					// Nothing older matches these filters, so Process Backlog is safe and leaves no start-up race.
 					firstActivation: 'processBacklog',
 					filters: { chatIds: demo.groupId ?? '', senderIds: demo.users?.sara?.user_id ?? '', onlyCommands: true, commands: '/e2econt' },
+					options: { addSenderDetails: true },
 				}),
 				noOp('Received'),
 			]),
-			linearWorkflow(LISTEN_ID, 'E2E: continuous trigger, test event', [trigger({ filters: { textPattern: '^e2e-listen ' } }), noOp('Received')]),
+			linearWorkflow(LISTEN_ID, 'E2E: continuous trigger, test event', [
+				trigger({ filters: { textPattern: '^e2e-listen ' }, options: { addSenderDetails: true } }),
+				noOp('Received'),
+			]),
 		];
 	},
 
@@ -160,7 +165,7 @@ export const test = {
 		// --- filters -------------------------------------------------------------------------------
 		seq = await lastSeq();
 		const filtersActivated = await world.activate(FILTERS_ID);
-		t.check('a second workflow (Chat IDs, Sender IDs, Command List; Process Backlog) publishes', filtersActivated?.active === true || filtersActivated?.activeVersionId != null);
+		t.check('a second workflow (Chat IDs, Sender IDs, Command List; Process Backlog; Add Sender Details) publishes', filtersActivated?.active === true || filtersActivated?.activeVersionId != null);
 		await say(sara, 'hello, not e2e-cont 2'); // Text Pattern: no
 		await say(reza, '/e2econt from reza', demo.groupId); // sender: no
 		await say(sara, '/e2econt in private'); // chat: no
@@ -175,6 +180,14 @@ export const test = {
 		t.eq('Text Pattern: only matching messages start executions', texts(items), ['e2e-cont 1', 'e2e-cont 2']);
 		t.eq('Chat IDs, Sender IDs, Only Commands, Command List: only the message passing all of them starts one', texts(filtered), ['/E2ECONT from sara']);
 		t.has('… with its group and sender', filtered[0]?.json, { chat_id: demo.groupId, sender_id: sara.user_id });
+		t.eq(
+			'Add Sender Details: the group member\'s names, asked with one getChatMember',
+			{ sender: filtered[0]?.json?.sender, asked: (await admin.requests('getChatMember')).map((r) => r.body) },
+			{
+				sender: { user_id: sara.user_id, first_name: sara.first_name, last_name: sara.last_name, full_name: `${sara.first_name} ${sara.last_name}`, username: sara.username },
+				asked: [{ chat_id: demo.groupId, user_id: sara.user_id }],
+			},
+		);
 		allDelays.push(...delays(items.slice(1)));
 		await world.deactivate(FILTERS_ID);
 		await sleep(1000);
@@ -300,6 +313,11 @@ export const test = {
 				chat_id: reza.chat_id,
 				sender_id: reza.user_id,
 				message_id: sent.get('e2e-listen 1').message_id,
+			});
+			t.has('… and, with Add Sender Details, the private chat\'s person from getChat', listened[0]?.sender, {
+				user_id: reza.user_id,
+				full_name: `${reza.first_name} ${reza.last_name}`,
+				username: reza.username,
 			});
 			t.eq('after the test event no getUpdates request arrives (3 s)', await requestsDuring(3000), 0);
 

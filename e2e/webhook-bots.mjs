@@ -1,7 +1,8 @@
 // Rubika Webhook Trigger version 2 in a real n8n, run by webhook.mjs in its world, around the n8n restart it
 // does anyway (no restart of its own):
-// - before the restart: three workflows for three bots, each with a trigger of default settings, are all active
-//   and each receives its own bot's updates only; a second workflow for one of those bots is refused with an
+// - before the restart: three workflows for three bots, each with a trigger of default settings (the third with
+//   Options → Add Sender Details on), are all active and each receives its own bot's updates only; the third's
+//   items carry Sara's names, from one getChat for two messages; a second workflow for one of those bots is refused with an
 //   error that names the bot's credential, the workflow holding it and what to do, and the bot stays with the
 //   first. n8n 2.8.4 refuses the activation request itself; n8n 2.41 accepts it and records the trigger as
 //   failed (its publication status) after retrying the activation for about 15 s;
@@ -19,16 +20,16 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Creates a credential (as the editor does: n8n 2.8.4's public API wants fields of its own in the data) and,
- * through the public API, a workflow with a version 2 trigger of default parameters for `bot`.
+ * through the public API, a workflow with a version 2 trigger for `bot`, of default parameters unless given.
  */
-async function workflowForBot(world, bot, name) {
+async function workflowForBot(world, bot, name, parameters = {}) {
 	const s = await world.session();
 	const credential = await s.post('/rest/credentials', {
 		name: `${name} credential`,
 		type: 'rubikaApi',
 		data: { accessToken: bot.token, baseUrl: world.sandbox.url },
 	});
-	const trigger = node(TRIGGER, RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential, webhookId: randomUUID() });
+	const trigger = node(TRIGGER, RUBIKA_WEBHOOK_TRIGGER, parameters, { typeVersion: 2, credential, webhookId: randomUUID() });
 	const { nodes, connections, settings } = linearWorkflow(undefined, name, [trigger]);
 	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
 	return { id: workflow.id, name, credential: credential.name, credentialId: credential.id, webhookId: trigger.webhookId, bot };
@@ -88,7 +89,8 @@ export async function startManyBots(world, t) {
 	const chats = [];
 	for (const bot of bots) chats.push((await admin.act('start-bot', { userId: sara.user_id, botId: bot.bot_id, sendStartMessage: false })).chat_id);
 	const workflows = [];
-	for (const [index, bot] of bots.entries()) workflows.push(await workflowForBot(world, bot, `Webhook bot ${index + 1}`));
+	const withSenderDetails = { options: { addSenderDetails: true } };
+	for (const [index, bot] of bots.entries()) workflows.push(await workflowForBot(world, bot, `Webhook bot ${index + 1}`, index === 2 ? withSenderDetails : {}));
 	const refused = [];
 	/** Sara writes to a bot; resolves with the texts of the items of a workflow's executions once there are `count`. */
 	const deliverTo = async (index, text, count) => {
@@ -129,6 +131,15 @@ export async function startManyBots(world, t) {
 		bots.map((_bot, index) => [[`for bot ${index + 1}`, chats[index]]]),
 	);
 	t.eq('… one execution each', counts, [1, 1, 1]);
+
+	const withNames = await deliverTo(2, 'again for bot 3', 2);
+	const saraDetails = { user_id: sara.user_id, first_name: sara.first_name, last_name: sara.last_name, full_name: `${sara.first_name} ${sara.last_name}`, username: sara.username };
+	t.eq(
+		'Add Sender Details (the third workflow): both of Sara\'s messages carry her names, from one getChat of her chat with that bot',
+		{ senders: withNames.map((item) => item?.sender), asked: (await admin.requests('getChat')).filter((r) => r.body?.chat_id === chats[2]).length },
+		{ senders: [saraDetails, saraDetails], asked: 1 },
+	);
+	t.check('… and the other workflows\' items have no sender field', received[0]?.[0] !== undefined && !('sender' in received[0][0]), received[0]?.[0]);
 
 	const [first] = workflows;
 	const firstUrl = urls[0]?.[0] ?? '';
