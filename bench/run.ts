@@ -584,6 +584,7 @@ function renderB6(r: B6Result): string[] {
 	const order: Array<[TriggerName, string, string]> = [
 		['webhook', 'Rubika Webhook Trigger (baseline)', 'the sandbox POSTs each update to n8n'],
 		['continuous', 'Rubika Trigger v2, continuous (defaults)', `getUpdates every ${r.intervalMs / 1000} s while nothing is new`],
+		['continuousSenders', 'Rubika Trigger v2, Add Sender Details on', 'the same, plus getChat for a new sender'],
 		['poll', 'Rubika Trigger v1, Poll Times every minute', "n8n's poll schedule, one execution per poll"],
 	];
 	const lat = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 10_000 ? seconds(value / 1000) : ms(value));
@@ -642,7 +643,7 @@ function renderB6(r: B6Result): string[] {
 	return [
 		`## B6 — trigger latency and idle cost (${count(r.messages)} messages, real n8n ${r.n8nVersion})`,
 		'',
-		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package) runs three published workflows on`,
+		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package) runs four published workflows on`,
 		'the same sandbox bot at once, each trigger → NoOp with a Text Pattern that only the bench\'s messages match. Sandbox',
 		`users send ${count(r.messages)} numbered messages ${r.gapMs[0]}–${r.gapMs[1]} ms apart (uniformly random, ${seconds(r.sendSeconds)} in all); a`,
 		'message\'s send time is taken just before the sandbox admin call that makes it (that call took a median',
@@ -658,6 +659,10 @@ function renderB6(r: B6Result): string[] {
 		`  ${spread(r.breakdown.webhook.deliveryToStart)} (n8n answered the POST in ${spread(r.breakdown.webhook.answerMs)}); continuous, send → the next getUpdates`,
 		`  request ${spread(r.breakdown.continuous.toRequest)}, that request → startedAt ${spread(r.breakdown.continuous.requestToStart)}. The sandbox delivers one`,
 		'  update at a time per bot, so a slow answer delays the deliveries behind it.',
+		`- Add Sender Details: ${count(r.senderDetails.getChat)} getChat request(s) for ${count(r.senderDetails.senders)} senders and ${count(r.messages)} messages (the sandbox answered`,
+		`  in ${r.senderDetails.getChatMs.map((value) => ms(value)).join(', ') || 'n/a'}); ${count(r.senderDetails.withNames)} of its items carry the sender's full name. The`,
+		`  first message of each sender, the one that waits for getChat, started after ${r.senderDetails.firstMessageMs.map(lat).join(', ')}; a known`,
+		'  sender costs no request.',
 		`- The poll trigger runs once a minute whatever arrives, so a message waits for the next poll: up to a minute,`,
 		`  half a minute on average. Its polls that found bench messages, with the number of items: ${polls || 'none'}.`,
 		`- Machine load (1/5/15 min): ${load(r.loadAvg.start)} at the start, ${load(r.loadAvg.afterSending)} after sending,`,

@@ -3,9 +3,10 @@
  * (the e2e world: the packed package installed as a community package, the sandbox in its own process),
  * and what the continuous trigger costs while nothing happens.
  *
- * Latency: three published workflows read the same bot at once, each trigger → NoOp with a Text Pattern
- * that only the bench's messages match: Rubika Trigger v2 (continuous, defaults), the Rubika Webhook
- * Trigger, and Rubika Trigger v1 polling every minute (n8n's Poll Times "Every Minute"). Sandbox users send
+ * Latency: four published workflows read the same bot at once, each trigger → NoOp with a Text Pattern
+ * that only the bench's messages match: Rubika Trigger v2 (continuous, defaults), the same with Options →
+ * Add Sender Details on (one getChat per new sender), the Rubika Webhook Trigger, and Rubika Trigger v1
+ * polling every minute (n8n's Poll Times "Every Minute"). Sandbox users send
  * numbered messages at random gaps; each message's send time is taken just before the sandbox's admin call
  * that makes it. Afterwards every execution is read back through n8n's public API (includeData, paginated)
  * and each message's latency is its execution's startedAt minus its send time.
@@ -32,7 +33,7 @@ interface Input {
 	seed: number;
 }
 
-export type TriggerName = 'continuous' | 'webhook' | 'poll';
+export type TriggerName = 'continuous' | 'continuousSenders' | 'webhook' | 'poll';
 
 export interface LatencyStats {
 	sent: number;
@@ -88,6 +89,19 @@ export interface B6Result {
 	};
 	/** Poll executions of v1 during the send phase and after it. */
 	pollExecutions: Array<{ startedAt: string; items: number }>;
+	/** What Add Sender Details cost the continuous trigger with it on: its getChat requests and their answers. */
+	senderDetails: {
+		/** Distinct senders of the bench messages. */
+		senders: number;
+		/** getChat requests in the sandbox's log while the messages were read. */
+		getChat: number;
+		/** How long the sandbox took to answer each getChat (its request log). */
+		getChatMs: number[];
+		/** The variant's items whose `sender` has a full name. */
+		withNames: number;
+		/** The variant's latency for each sender's first message (the one that waits for getChat), in ms. */
+		firstMessageMs: number[];
+	};
 	idle: { continuous: IdleWindow; continuousSlowed?: IdleWindow; none: IdleWindow };
 	/** The continuous trigger's settings the extrapolation uses (its defaults). */
 	intervalMs: number;
@@ -104,9 +118,15 @@ export interface B6Result {
 const e2eLib = importE2eLib;
 
 const N8N_VERSION = '2.41.1';
-const IDS: Record<TriggerName, string> = { continuous: 'benchB6Continu01', webhook: 'benchB6Webhook01', poll: 'benchB6PollV1001' };
+const IDS: Record<TriggerName, string> = {
+	continuous: 'benchB6Continu01',
+	continuousSenders: 'benchB6Senders01',
+	webhook: 'benchB6Webhook01',
+	poll: 'benchB6PollV1001',
+};
 const NODE_NAME: Record<TriggerName, string> = {
 	continuous: 'Rubika Trigger (v2, continuous)',
+	continuousSenders: 'Rubika Trigger (v2, Add Sender Details)',
 	webhook: 'Rubika Webhook Trigger',
 	poll: 'Rubika Trigger (v1, every minute)',
 };
@@ -150,6 +170,15 @@ caseMain<Input, B6Result>(async (input) => {
 			node(NODE_NAME.continuous, RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { typeVersion: 2, credential }),
 			noOp('NoOp'),
 		]),
+		linearWorkflow(IDS.continuousSenders, 'B6: Rubika Trigger v2 (continuous, Add Sender Details)', [
+			node(
+				NODE_NAME.continuousSenders,
+				RUBIKA_TRIGGER,
+				{ updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: { addSenderDetails: true } },
+				{ typeVersion: 2, credential },
+			),
+			noOp('NoOp'),
+		]),
 		linearWorkflow(IDS.webhook, 'B6: Rubika Webhook Trigger', [
 			node(NODE_NAME.webhook, RUBIKA_WEBHOOK_TRIGGER, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} }, { typeVersion: 1, credential, webhookId }),
 			noOp('NoOp'),
@@ -182,8 +211,9 @@ caseMain<Input, B6Result>(async (input) => {
 		await world.activatePolling(IDS.poll);
 		const before = await getUpdatesCount();
 		await world.activate(IDS.continuous);
-		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 2; i++) await sleep(200);
-		if ((await getUpdatesCount()) < before + 2) throw new Error('the continuous trigger did not start reading getUpdates');
+		await world.activate(IDS.continuousSenders);
+		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 4; i++) await sleep(200);
+		if ((await getUpdatesCount()) < before + 4) throw new Error('the continuous triggers did not start reading getUpdates');
 		await world.activate(IDS.webhook);
 		let registered = false;
 		for (let i = 0; i < 150 && !registered; i++) {
@@ -195,12 +225,13 @@ caseMain<Input, B6Result>(async (input) => {
 		const registeredUrl: string = (await admin.bot(demo.botId)).endpoints[0].url;
 		await world.waitForWebhook(registeredUrl.slice(`${world.ctx.baseUrl}/webhook/`.length));
 		await sleep(2000);
-		log(`three workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
+		log(`four workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
 
 		// --- sending ------------------------------------------------------------------------------
 		const rand = random(input.seed);
 		const users = Object.values(demo.users) as Array<{ user_id: string; chat_id: string }>;
 		const sentAt: number[] = [];
+		const senderOf: string[] = [];
 		const callMs: number[] = [];
 		const sendStart = Date.now();
 		for (let seq = 0; seq < input.messages; seq++) {
@@ -209,6 +240,7 @@ caseMain<Input, B6Result>(async (input) => {
 			const at = Date.now();
 			await admin.act('send-message', { userId: user.user_id, chatId: user.chat_id, text: `${PREFIX} ${seq} from ${user.user_id.slice(0, 6)}` });
 			sentAt.push(at);
+			senderOf.push(user.user_id);
 			callMs.push(Date.now() - at);
 			if (seq + 1 < input.messages) await sleep(Math.max(0, at + gap - Date.now()));
 			if ((seq + 1) % 50 === 0) log(`${seq + 1} sent`);
@@ -235,9 +267,15 @@ caseMain<Input, B6Result>(async (input) => {
 		// Bounded: the poll runs once a minute; every trigger has had its chance 75 s after the last message.
 		const deadline = lastSend + 75_000;
 		for (;;) {
-			const [continuous, webhook, poll] = await Promise.all([listAll(IDS.continuous, false), listAll(IDS.webhook, false), listAll(IDS.poll, false)]);
+			const [continuous, senders, webhook, poll] = await Promise.all([
+				listAll(IDS.continuous, false),
+				listAll(IDS.continuousSenders, false),
+				listAll(IDS.webhook, false),
+				listAll(IDS.poll, false),
+			]);
 			const done =
 				continuous.filter(finished).length >= input.messages &&
+				senders.filter(finished).length >= input.messages &&
 				webhook.filter(finished).length >= input.messages &&
 				poll.some((e) => finished(e) && Date.parse(e.startedAt) > lastSend) &&
 				poll.every(finished);
@@ -248,6 +286,7 @@ caseMain<Input, B6Result>(async (input) => {
 
 		const triggers = {} as Record<TriggerName, LatencyStats>;
 		let pollExecutions: B6Result['pollExecutions'] = [];
+		let withNames = 0;
 		for (const name of Object.keys(IDS) as TriggerName[]) {
 			const executions = await listAll(IDS[name], true);
 			const first = new Array<number>(input.messages).fill(NaN);
@@ -262,6 +301,7 @@ caseMain<Input, B6Result>(async (input) => {
 					const seq = Number(match[1]);
 					if (seq >= input.messages) continue;
 					deliveries++;
+					if (name === 'continuousSenders' && typeof item.json?.sender?.full_name === 'string') withNames++;
 					const latency = started - sentAt[seq];
 					if (Number.isNaN(first[seq]) || latency < first[seq]) first[seq] = latency;
 				}
@@ -316,6 +356,17 @@ caseMain<Input, B6Result>(async (input) => {
 			},
 		};
 
+		const firstSeqs = [...new Set(senderOf)].map((userId) => senderOf.indexOf(userId));
+		const getChat = ((await admin.requests('getChat')) as Array<{ durationMs: number | null }>).filter((entry) => entry.durationMs !== null);
+		const senderDetails: B6Result['senderDetails'] = {
+			senders: firstSeqs.length,
+			getChat: getChat.length,
+			getChatMs: getChat.map((entry) => entry.durationMs as number),
+			withNames,
+			firstMessageMs: firstSeqs.map((seq) => triggers.continuousSenders.latenciesMs[seq]),
+		};
+		log(`Add Sender Details: ${getChat.length} getChat for ${firstSeqs.length} senders, ${withNames} items with names`);
+
 		// --- idle cost --------------------------------------------------------------------------------
 		const measure = async (label: string, activeTriggers: string): Promise<IdleWindow> => {
 			const loadBefore = os.loadavg()[0];
@@ -340,6 +391,7 @@ caseMain<Input, B6Result>(async (input) => {
 		};
 		await world.deactivate(IDS.webhook);
 		await world.deactivate(IDS.poll);
+		await world.deactivate(IDS.continuousSenders);
 		await sleep(3000);
 		const continuous = await measure('continuous only, in its first five quiet minutes', 'Rubika Trigger v2');
 		let continuousSlowed: IdleWindow | undefined;
@@ -364,6 +416,7 @@ caseMain<Input, B6Result>(async (input) => {
 			triggers,
 			breakdown,
 			pollExecutions,
+			senderDetails,
 			idle: { continuous, continuousSlowed, none },
 			intervalMs: INTERVAL_MS,
 			idleIntervalMs: IDLE_INTERVAL_MS,
