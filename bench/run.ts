@@ -588,6 +588,8 @@ function renderB6(r: B6Result): string[] {
 		['poll', 'Rubika Trigger v1, Poll Times every minute', "n8n's poll schedule, one execution per poll"],
 	];
 	const lat = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 10_000 ? seconds(value / 1000) : ms(value));
+	/** A difference, signed: the continuous trigger can be ahead of a webhook slowed by a busy machine. */
+	const signedLat = (value: number) => (value < 0 ? `−${lat(-value)}` : `+${lat(value)}`);
 	const base = r.triggers.webhook;
 	const rows = order.map(([name, label, how]) => {
 		const t = r.triggers[name];
@@ -600,7 +602,7 @@ function renderB6(r: B6Result): string[] {
 			lat(t.p50Ms),
 			lat(t.p95Ms),
 			lat(t.maxMs),
-			name === 'webhook' ? '—' : `+${lat(t.p95Ms - base.p95Ms)}`,
+			name === 'webhook' ? '—' : signedLat(t.p95Ms - base.p95Ms),
 		];
 	});
 	const c = r.triggers.continuous;
@@ -654,7 +656,7 @@ function renderB6(r: B6Result): string[] {
 		table(['Trigger', 'How it hears', 'Delivered', 'Twice or more', 'Executions', 'p50', 'p95', 'Max', 'p95 over webhook'], rows),
 		'',
 		`- Targets of the continuous trigger with its default interval: p95 ≤ ${seconds(target.continuousP95Ms / 1000)}: ${met(c.p95Ms <= target.continuousP95Ms)} (${lat(c.p95Ms)});` +
-			` p95 within ${seconds(target.overWebhookP95Ms / 1000)} of the webhook trigger's: ${met(overWebhook <= target.overWebhookP95Ms)} (+${lat(overWebhook)}).`,
+			` p95 within ${seconds(target.overWebhookP95Ms / 1000)} of the webhook trigger's: ${met(overWebhook <= target.overWebhookP95Ms)} (${signedLat(overWebhook)}).`,
 		`- Where the time goes (p50 / p95): webhook, send → the sandbox's POST ${spread(r.breakdown.webhook.toDelivery)}, POST → startedAt`,
 		`  ${spread(r.breakdown.webhook.deliveryToStart)} (n8n answered the POST in ${spread(r.breakdown.webhook.answerMs)}); continuous, send → the next getUpdates`,
 		`  request ${spread(r.breakdown.continuous.toRequest)}, that request → startedAt ${spread(r.breakdown.continuous.requestToStart)}. The sandbox delivers one`,
