@@ -58,12 +58,17 @@ describe('Add Sender Details', () => {
 		expect(getChatAsked()).toEqual([sara.chat_id, reza.chat_id]);
 	});
 
-	it('fills a bot start, which has no sender_id, from the chat', async () => {
-		const harness = t.harness({ ...withDetails, updateTypes: ['StartedBot'] });
+	it('fills a bot start and stop, which have no sender_id, from the chat', async () => {
+		const harness = t.harness({ ...withDetails, updateTypes: ['StartedBot', 'StoppedBot'] });
 		await harness.activate();
 		t.sandbox.userStartBot({ userId: reza.user_id });
-		const [item] = await harness.waitForExecutions(1);
-		expect(item.json).toMatchObject({ type: 'StartedBot', sender_id: null, sender: { user_id: reza.user_id, full_name: 'Reza Rahimi' } });
+		t.sandbox.userStopBot({ userId: reza.user_id });
+		const items = await harness.waitForExecutions(2);
+		expect(items.map((item) => item.json)).toMatchObject([
+			{ type: 'StartedBot', sender_id: null, sender: { user_id: reza.user_id, full_name: 'Reza Rahimi' } },
+			{ type: 'StoppedBot', sender_id: null, sender: { user_id: reza.user_id, full_name: 'Reza Rahimi' } },
+		]);
+		expect(getChatAsked()).toEqual([reza.chat_id]);
 	});
 
 	it('keeps at most SENDER_CACHE.capacity senders: the least recently used is asked again', async () => {
