@@ -75,7 +75,7 @@ describe('Message → Send Text with Formatting "HTML"', () => {
 	});
 });
 
-describe('Formatting "HTML" in Edit Text and in a Send File caption', () => {
+describe('Formatting "HTML" in Edit Text, a Send File caption and Send and Wait\'s message', () => {
 	test('an edit replaces the text and its formatting', async () => {
 		const sent = await run(sendText({ text: 'Draft', formatting: 'none' }));
 		const messageId = sent.items[0].json.message_id as string;
@@ -93,6 +93,16 @@ describe('Formatting "HTML" in Edit Text and in a Send File caption', () => {
 		const metadata = { meta_data_parts: [{ type: 'Spoiler', from_index: 3, length: 3 }] };
 		expect(bodies('sendFile')).toEqual([{ chat_id: CHAT, file_id: file.file_id, text: '📄 منو', metadata }]);
 		expect(actions.sandbox.lastMessage(CHAT)).toMatchObject({ file: { file_id: file.file_id }, text: '📄 منو', metadata });
+	});
+
+	test('Send and Wait: the question goes out formatted and the execution waits', async () => {
+		const result = await run({ operation: 'sendAndWait', chatId: CHAT, message: '<b>Publish</b> the post? &#x1F680;', formatting: 'html' });
+		expect(result.error).toBeUndefined();
+		expect(result.run.status).toBe('waiting');
+		const [body] = bodies('sendMessage') as Array<{ text: string; metadata: unknown }>;
+		const metadata = { meta_data_parts: [{ type: 'Bold', from_index: 0, length: 7 }] };
+		expect({ text: body.text, metadata: body.metadata }).toEqual({ text: 'Publish the post? 🚀', metadata });
+		expect(actions.sandbox.lastMessage(CHAT)).toMatchObject({ text: 'Publish the post? 🚀', metadata });
 	});
 });
 
