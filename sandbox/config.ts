@@ -14,6 +14,10 @@ export type LinkButtonsMode = 'accept' | 'reject';
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
 
+/** The keys a member can come under in getChatMember's answer (its shape is unknown, facts §9). */
+export const MEMBER_ANSWER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'] as const;
+export type MemberAnswerKey = (typeof MEMBER_ANSWER_KEYS)[number];
+
 /** Names absentMethods may list: every method the sandbox answers. */
 const ABSENT_METHOD_NAMES: readonly string[] = [...RUBIKA_METHODS, 'editInlineKeypad'];
 
@@ -60,6 +64,18 @@ export interface SandboxConfig {
 	 * 'reject' answers INVALID_INPUT naming the first one sent (JSON null counts as not sent).
 	 */
 	pollExtras: PollExtrasMode;
+	/** The key getChatMember puts the member under. */
+	memberAnswerKey: MemberAnswerKey;
+	/**
+	 * getChatMember for someone not in the chat (left, banned, never joined): 'status' answers the member with
+	 * status Left or Banned; 'null' answers the key with null (`{"member": null}`), as if no member were found.
+	 */
+	nonMemberAnswer: 'status' | 'null';
+	/**
+	 * unpinAllChatMessages and the message_id rubpy always sends (facts §9): 'ignore' does not read it;
+	 * 'require' answers INVALID_INPUT without one and checks it names a message of the chat.
+	 */
+	unpinAllMessageId: 'ignore' | 'require';
 	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
@@ -105,6 +121,9 @@ export function defaultConfig(): SandboxConfig {
 		linkButtons: 'accept',
 		absentMethods: [],
 		pollExtras: 'accept',
+		memberAnswerKey: 'member',
+		nonMemberAnswer: 'status',
+		unpinAllMessageId: 'ignore',
 		bareNumericIds: false,
 		explicitNulls: false,
 		appendEndpointSuffix: false,
@@ -168,6 +187,9 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'linkButtons',
 		'absentMethods',
 		'pollExtras',
+		'memberAnswerKey',
+		'nonMemberAnswer',
+		'unpinAllMessageId',
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
@@ -200,6 +222,15 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	}
 	if ('pollExtras' in input && !['accept', 'ignore', 'reject'].includes(input.pollExtras as string)) {
 		throw new Error('pollExtras must be accept, ignore or reject');
+	}
+	if ('memberAnswerKey' in input && !(MEMBER_ANSWER_KEYS as readonly string[]).includes(input.memberAnswerKey as string)) {
+		throw new Error(`memberAnswerKey must be one of ${MEMBER_ANSWER_KEYS.join(', ')}`);
+	}
+	if ('nonMemberAnswer' in input && !['status', 'null'].includes(input.nonMemberAnswer as string)) {
+		throw new Error('nonMemberAnswer must be status or null');
+	}
+	if ('unpinAllMessageId' in input && !['ignore', 'require'].includes(input.unpinAllMessageId as string)) {
+		throw new Error('unpinAllMessageId must be ignore or require');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');

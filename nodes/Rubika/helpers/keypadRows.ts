@@ -17,7 +17,7 @@ import {
 	BUTTON_TYPES,
 } from '../../shared/types';
 import type { ButtonType } from '../../shared/types';
-import { BUTTON_SETTINGS_VERSION } from '../versions';
+import { SHOW_BEFORE_1_1, SHOW_FROM_1_1 } from '../versions';
 
 type Choice = Pick<INodePropertyOptions, 'name' | 'description'>;
 
@@ -60,8 +60,6 @@ function choices<T extends string>(values: readonly T[], named: Record<T, Choice
 	return values.map((value) => ({ value, ...named[value] }));
 }
 
-const FROM_SETTINGS_VERSION = { '@version': [{ _cnd: { gte: BUTTON_SETTINGS_VERSION } }] };
-const BEFORE_SETTINGS_VERSION = { '@version': [{ _cnd: { lt: BUTTON_SETTINGS_VERSION } }] };
 const TYPES_WITH_SETTINGS = Object.keys(BUTTON_SETTINGS);
 
 /**
@@ -72,7 +70,7 @@ function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFiel
 	const types = Object.entries(BUTTON_SETTINGS)
 		.filter(([, settings]) => (settings.fields as readonly string[]).includes(field.name))
 		.map(([type]) => type);
-	return { ...field, displayOptions: { show: { ...FROM_SETTINGS_VERSION, type: types } } };
+	return { ...field, displayOptions: { show: { ...SHOW_FROM_1_1, type: types } } };
 }
 
 const EXTRA_FIELDS_EXAMPLE = '{"button_calendar": {"type": "DatePersian", "min_year": "1400", "max_year": "1410", "title": "Date"}}';
@@ -325,7 +323,7 @@ const BUTTON_FIELDS: INodeProperties[] = [
 		placeholder: 'Add Setting',
 		default: {},
 		description: 'Button fields the fields above do not offer',
-		displayOptions: { show: { ...FROM_SETTINGS_VERSION, type: [...TYPES_WITH_SETTINGS, 'Link'] } },
+		displayOptions: { show: { ...SHOW_FROM_1_1, type: [...TYPES_WITH_SETTINGS, 'Link'] } },
 		options: [
 			{
 				displayName: 'Extra Fields (JSON)',
@@ -343,7 +341,7 @@ const BUTTON_FIELDS: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		description: 'Settings only some button types need',
-		displayOptions: { show: BEFORE_SETTINGS_VERSION },
+		displayOptions: { show: SHOW_BEFORE_1_1 },
 		options: [
 			{
 				displayName: 'Extra Fields (JSON)',
