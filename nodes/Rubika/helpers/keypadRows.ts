@@ -77,8 +77,10 @@ const EXTRA_FIELDS_EXAMPLE = '{"button_calendar": {"type": "DatePersian", "min_y
 
 /**
  * A button's fields in the order a person fills them in: Text, Type, ID, then what the type needs. n8n
- * shows a fixed collection's fields in this order (the `values` list is built here rather than written
- * out, because n8n's lint rule would sort a written-out list alphabetically, which put Button Options first).
+ * shows a fixed collection's fields in the order of its `values` (FixedCollectionParameter renders
+ * `property.values` as they are). The list is handed to `values` by name: n8n's lint rule
+ * (node-param-fixed-collection-type-unsorted-items) checks only a list written inside `values` and wants it
+ * alphabetical, which put Button Options first and Text fifth.
  */
 const BUTTON_FIELDS: INodeProperties[] = [
 	{

@@ -76,7 +76,7 @@ export function buildKeypadFromRows(
 					if (key !== undefined && extra[key] === undefined) {
 						const problem = (message: string) => new InputError(field, `${place(rowIndex, column)}: ${message}`);
 						const settings = buttonSettings(button.type, entry, problem);
-						if (settings) button[settings[0]] = settings[1];
+						if (settings) button[key] = settings;
 					}
 					return button;
 				}),

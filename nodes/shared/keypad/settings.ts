@@ -150,16 +150,14 @@ export const BUTTON_SETTINGS = {
 	},
 } satisfies Record<string, SettingsType>;
 
-export type TypeWithSettings = keyof typeof BUTTON_SETTINGS;
-
 /**
- * The settings object for a button of this type, as `[key, object]`, or undefined when the type has none or
- * the button carries none of its fields (saved by version 1).
+ * The settings object for a button of this type (sent under `buttonSettingsKey(type)`), or undefined when the
+ * type has none or the button carries none of its fields (saved by version 1).
  */
-export function buttonSettings(type: string, fields: Fields, problem: Problem): [string, Record<string, unknown>] | undefined {
+export function buttonSettings(type: string, fields: Fields, problem: Problem): Record<string, unknown> | undefined {
 	const settings: SettingsType | undefined = (BUTTON_SETTINGS as Record<string, SettingsType>)[type];
 	if (!settings || settings.fields.every((name) => fields[name] === undefined)) return undefined;
-	return [settings.key, settings.build(fields, problem)];
+	return settings.build(fields, problem);
 }
 
 /** The request key of a type's settings object, if it has one. */
