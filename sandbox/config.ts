@@ -14,6 +14,10 @@ export type LinkButtonsMode = 'accept' | 'reject';
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
 
+/** The keys a member can come under in getChatMember's answer (its shape is unknown, facts §9). */
+export const MEMBER_ANSWER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'] as const;
+export type MemberAnswerKey = (typeof MEMBER_ANSWER_KEYS)[number];
+
 /** Names absentMethods may list: every method the sandbox answers. */
 const ABSENT_METHOD_NAMES: readonly string[] = [...RUBIKA_METHODS, 'editInlineKeypad'];
 
@@ -75,6 +79,18 @@ export interface SandboxConfig {
 	 * recorded values where the sandbox has none), keeping the sandbox's own values and effects.
 	 */
 	recordedAnswers: Partial<Record<RubikaMethod, RecordedAnswer>>;
+	/** The key getChatMember puts the member under. */
+	memberAnswerKey: MemberAnswerKey;
+	/**
+	 * getChatMember for someone not in the chat (left, banned, never joined): 'status' answers the member with
+	 * status Left or Banned; 'null' answers the key with null (`{"member": null}`), as if no member were found.
+	 */
+	nonMemberAnswer: 'status' | 'null';
+	/**
+	 * unpinAllChatMessages and the message_id rubpy always sends (facts §9): 'ignore' does not read it;
+	 * 'require' answers INVALID_INPUT without one and checks it names a message of the chat.
+	 */
+	unpinAllMessageId: 'ignore' | 'require';
 	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
@@ -122,6 +138,9 @@ export function defaultConfig(): SandboxConfig {
 		absentMethods: [],
 		pollExtras: 'accept',
 		recordedAnswers: {},
+		memberAnswerKey: 'member',
+		nonMemberAnswer: 'status',
+		unpinAllMessageId: 'ignore',
 		bareNumericIds: false,
 		explicitNulls: false,
 		appendEndpointSuffix: false,
@@ -187,6 +206,9 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'pollExtras',
 		'maxButtonIdLength',
 		'recordedAnswers',
+		'memberAnswerKey',
+		'nonMemberAnswer',
+		'unpinAllMessageId',
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
@@ -233,6 +255,14 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 				throw new Error(`recordedAnswers.${method} must be { httpStatus, body }`);
 			}
 		}
+	if ('memberAnswerKey' in input && !(MEMBER_ANSWER_KEYS as readonly string[]).includes(input.memberAnswerKey as string)) {
+		throw new Error(`memberAnswerKey must be one of ${MEMBER_ANSWER_KEYS.join(', ')}`);
+	}
+	if ('nonMemberAnswer' in input && !['status', 'null'].includes(input.nonMemberAnswer as string)) {
+		throw new Error('nonMemberAnswer must be status or null');
+	}
+	if ('unpinAllMessageId' in input && !['ignore', 'require'].includes(input.unpinAllMessageId as string)) {
+		throw new Error('unpinAllMessageId must be ignore or require');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');
