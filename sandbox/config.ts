@@ -255,6 +255,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 				throw new Error(`recordedAnswers.${method} must be { httpStatus, body }`);
 			}
 		}
+	}
 	if ('memberAnswerKey' in input && !(MEMBER_ANSWER_KEYS as readonly string[]).includes(input.memberAnswerKey as string)) {
 		throw new Error(`memberAnswerKey must be one of ${MEMBER_ANSWER_KEYS.join(', ')}`);
 	}
