@@ -93,7 +93,7 @@ export async function handOnAnswerTap(
 			const response = (await context.helpers.httpRequest(request)) as { statusCode: number; body?: { status?: string } };
 			const outcome = outcomeOf(response.statusCode, response.body?.status);
 			if (outcome !== 'resumed') {
-				context.logger.info(`Rubika: a tap on an answer button for execution ${button.executionId} decided nothing (HTTP ${response.statusCode}, ${outcome})`);
+				context.logger.info(`Rubika: a tap on an answer button for execution ${button.executionId} decided nothing (HTTP ${response.statusCode}, ${response.body?.status ?? outcome})`);
 			}
 			if (outcome !== 'failed' || attempt === ATTEMPTS) return outcome;
 		} catch (error) {
