@@ -48,7 +48,7 @@ export class RubikaApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/rubika.svg', dark: 'file:../icons/rubika.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-rubika/n8n-nodes-rubika#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-rubika/n8n-nodes-rubika/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -6,7 +6,8 @@
 //    other text comes back as a reply. Every step goes page → sandbox → n8n webhook → node → sandbox → page.
 // 2. The n8n editor: sign in as the owner, new workflow, add the Rubika node through the node creator's
 //    search, switch Resource and Operation (Bot → Message, Get Info → Send Text), build an inline keypad
-//    (a row, a button). The page must log no console error and throw nothing.
+//    (a row, a button: Text, Type, ID first, nothing more for a Simple button; a date picker's settings).
+//    The page must log no console error and throw nothing.
 //
 // Screenshots (the editor's node panel, the chat page with the echo bot's keypad) go to docs/images/ with
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder, so a test run leaves the repository clean.
@@ -239,13 +240,34 @@ async function editorNodePanel(world, t, browser, saveScreenshot) {
 		await byTestId('parameter-input-text', buttons).locator('input').fill('👍 Yes');
 		await byTestId('parameter-input-id', buttons).locator('input').fill('yes');
 		const labels = await buttonFieldLabels(buttons);
-		t.check('the keypad builder gives a row with one button: ID, Text and Type, and no empty JSON box (Extra Fields sit under Button Options)', ['ID', 'Text', 'Type'].every((label) => labels.includes(label)) && !labels.includes('Extra Fields (JSON)'), labels);
+		t.eq('the keypad builder gives a row with one button whose fields read Text, Type, ID, in this order', labels.slice(0, 3), ['Text', 'Type', 'ID']);
 		t.eq('… a new button is Simple', await shownValue(byTestId('parameter-input-type', buttons)), 'Simple');
+		t.check(
+			'… and a Simple button shows nothing else: no JSON editor, no options to add',
+			labels.length === 3 && (await buttons.locator('.cm-editor').count()) === 0 && (await buttons.getByText(/Add (option|Setting)/).count()) === 0,
+			labels,
+		);
 		// Without the focus (and its input hints) on the last field, for the picture.
 		await page.evaluate(() => document.activeElement?.blur());
 		await byTestId('parameter-input-type', buttons).scrollIntoViewIfNeeded();
 		await page.mouse.move(0, 0);
 		note(t, await saveScreenshot(page, screenshotPath(world, 'editor-panel.png')));
+
+		// A type with settings: its fields appear under the first three, the JSON only behind More Settings.
+		await byTestId('parameter-input-type', buttons).click();
+		await page.getByRole('option', { name: /^Pick a Date(\s|$)/ }).filter({ visible: true }).click();
+		t.eq('a button switched to "Pick a Date" (Calendar) shows its settings after Text, Type and ID, and More Settings for the JSON', await buttonFieldLabels(buttons), [
+			'Text',
+			'Type',
+			'ID',
+			'Calendar',
+			'From Year',
+			'To Year',
+			'Title',
+			'Default Value',
+			'More Settings',
+		]);
+		t.eq('… still without a JSON editor until one is added', await buttons.locator('.cm-editor').count(), 0);
 
 		const all = pageErrors(browser, page);
 		const known = (p, index) => isKnownEditorNoise(p, base, index < beforeSignIn);

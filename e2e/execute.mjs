@@ -14,6 +14,13 @@ const FAILING_ID = 'e2eFailingWorkf1';
 const BAD_TOKEN_ID = 'e2eBadTokenWork1';
 const HTTP_REQUEST_ID = 'e2eHttpRequestW1';
 const REPORT = 'order,status\n42,ready\n43,packed ✅\n';
+/** The file's caption, written in HTML (as an AI model would), and what Rubika should get for it. */
+const CAPTION_HTML = 'Orders of <b>today</b> &amp; <a href="https://rubika.ir">more</a>';
+const CAPTION = 'Orders of today & more';
+const CAPTION_PARTS = [
+	{ type: 'Bold', from_index: 10, length: 5 },
+	{ type: 'Link', from_index: 18, length: 4, link_url: 'https://rubika.ir' },
+];
 
 /**
  * "Custom API Call": n8n's HTTP Request node with the Rubika credential, addressing the Bot API by URL the
@@ -80,7 +87,8 @@ export const test = {
 				chatId: chat,
 				fileSource: 'fileId',
 				fileId: '={{ $json.file_id }}',
-				caption: 'Orders of today',
+				caption: CAPTION_HTML,
+				formatting: 'html',
 			}),
 			rubika('Download it back', { resource: 'file', operation: 'download', fileId: '={{ $json.file_id }}', binaryPropertyName: 'copy' }),
 			node('Read the copy', 'n8n-nodes-base.extractFromFile', { operation: 'text', binaryPropertyName: 'copy', destinationKey: 'text', options: {} }, { typeVersion: 1.1 }),
@@ -172,7 +180,12 @@ async function chainChecks(world, t, chat) {
 	const messages = await admin.messages(chat);
 	t.check('the text message is gone (deleted)', !messages.some((m) => m.message_id === sent?.message_id));
 	const fileMsg = messages.find((m) => m.message_id === fileMessage?.message_id);
-	t.check('the file message is in the chat with its caption', fileMsg?.file?.file_id === uploaded?.file_id && fileMsg?.text === 'Orders of today', fileMsg);
+	t.check('the file message is in the chat with its caption', fileMsg?.file?.file_id === uploaded?.file_id && fileMsg?.text === CAPTION, fileMsg);
+	const [fileReq] = await admin.requests('sendFile');
+	t.eq('the HTML caption went out and is stored as text and metadata', { sent: fileReq?.body?.metadata, stored: fileMsg?.metadata }, {
+		sent: { meta_data_parts: CAPTION_PARTS },
+		stored: { meta_data_parts: CAPTION_PARTS },
+	});
 }
 
 async function failureChecks(world, t) {

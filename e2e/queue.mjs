@@ -12,7 +12,10 @@
 //      the documented Remove Duplicates step after the trigger lets exactly one through; copies arriving at the
 //      same instant at both are counted and reported;
 //   5. Send and Wait for Response: the person's answer arrives through the webhook process and a worker
-//      resumes the execution.
+//      resumes the execution;
+//   6. Send and Wait answered in the chat (Answer In: Buttons Under the Message): the tap reaches the Rubika
+//      Webhook Trigger in the webhook process, which hands it on to the execution's resume address (WEBHOOK_URL);
+//      a worker runs the resumed execution to the end, approved.
 //
 //   node e2e/queue.mjs [--no-build] [--keep] [--tgz file] [--recipients 2000]
 //
@@ -37,8 +40,9 @@ const IDS = {
 	continuous: 'e2eQueueCont0001',
 	webhook: 'e2eQueueHook0001',
 	approval: 'e2eQueueWait0001',
+	chatApproval: 'e2eQueueChat0001',
 };
-const PATHS = { broadcast: 'e2e-queue-broadcast', approval: 'e2e-queue-approval' };
+const PATHS = { broadcast: 'e2e-queue-broadcast', approval: 'e2e-queue-approval', chatApproval: 'e2e-queue-chat-approval' };
 const HOOK_TRIGGER = 'Rubika Webhook Trigger';
 const CONT_TRIGGER = 'Rubika Trigger';
 const HANDLED = 'Handled';
@@ -71,6 +75,19 @@ function workflows(demo) {
 				message: 'Publish the queue-mode report?',
 				responseType: 'approval',
 				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve', disapproveLabel: 'Decline' } },
+			}),
+			noOp('After the answer'),
+		]),
+		linearWorkflow(IDS.chatApproval, 'E2E queue: send and wait, answered in the chat', [
+			startWebhook(PATHS.chatApproval),
+			rubika('Ask', {
+				resource: 'message',
+				operation: 'sendAndWait',
+				chatId: sara.chat_id,
+				message: 'Publish the queue-mode summary?',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve', disapproveLabel: 'Decline' } },
+				answerIn: 'inlineButtons',
 			}),
 			noOp('After the answer'),
 		]),
@@ -281,6 +298,44 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		t.eq('a worker resumes the execution to the end', resumed?.status, 'success');
 		t.eq('… with the answer', nodeItems(resumed, 'Ask')[0]?.data?.approved, true);
 		await world.deactivate(IDS.approval);
+	});
+
+	// --- 6. send and wait answered in the chat: the tap through the webhook trigger in the webhook process --
+	await t.step('send and wait answered in the chat, through the webhook process', async () => {
+		const registrations = (await admin.requests('updateBotEndpoints')).length;
+		await world.activate(IDS.webhook);
+		await world.activate(IDS.chatApproval);
+		const registered = await eventually(async () => (await admin.requests('updateBotEndpoints')).slice(registrations).at(-1)?.body?.url, { timeoutMs: 30_000 });
+		t.check('the webhook trigger registers the webhook process\'s address', registered?.startsWith(`${world.webhookBase}/webhook/`), registered?.replace(/[^/]+$/, '<secret>'));
+		await world.waitForWebhook('webhook', registered.slice(`${world.webhookBase}/webhook/`.length));
+		await world.waitForWebhook('webhook', PATHS.chatApproval);
+		const triggerRuns = (await world.executions(IDS.webhook, { includeData: false })).length;
+		await postTo(world.webhookBase, PATHS.chatApproval, {});
+		const waiting = await world.waitForExecutions(IDS.chatApproval, (l) => l.some((e) => e.status === 'waiting'));
+		const execution = waiting.find((e) => e.status === 'waiting');
+		const message = (await admin.messages(sara.chat_id)).filter((m) => m.sender_type === 'Bot' && m.inline_keypad?.rows?.[0]?.buttons?.[0]?.id?.startsWith(`sw1.${execution?.id}.`)).at(-1);
+		const approve = message?.inline_keypad?.rows?.[0]?.buttons?.[0];
+		if (!t.check('the execution waits; the question carries the answer buttons under it', !!execution && approve?.type === 'Simple', approve)) return;
+		await admin.clearDeliveries();
+		const at = Date.now();
+		await admin.act('tap-inline-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message.message_id, buttonId: approve.id });
+		const deliveries = await admin.settle();
+		t.check(
+			'the sandbox delivers the tap to the webhook process, which answers 200',
+			deliveries.length === 1 && deliveries[0].kind === 'inline_message' && deliveries[0].url.startsWith(world.webhookBase) && deliveries[0].httpStatus === 200,
+			deliveries.map((d) => [d.kind, d.url?.split('/webhook/')[0], d.httpStatus]),
+		);
+		const done = await world.waitForExecutions(IDS.chatApproval, (l) => l.some((e) => e.id === execution.id && isFinished(e)));
+		const resumed = done.find((e) => e.id === execution.id);
+		const data = nodeItems(resumed, 'Ask')[0]?.data;
+		t.check('the execution goes on to the end, approved in the chat by Sara', resumed?.status === 'success' && data?.approved === true && data?.answeredIn === 'chat' && data?.sender_id === sara.user_id, { status: resumed?.status, data });
+		const starts = ['worker1', 'worker2'].flatMap((name) => world.log(name).split('\n').filter((line) => line.includes(`started execution ${execution.id} `)).map(() => name));
+		t.check('a worker ran it when it was started and again when it was resumed', starts.length === 2, starts);
+		t.note(`tap → the next node running: ${resumed?.data?.resultData?.runData?.['After the answer']?.[0]?.startTime - at} ms; started and resumed on ${starts.join(', ')}`);
+		await sleep(1000);
+		t.eq('the webhook trigger\'s workflow ran for no tap', (await world.executions(IDS.webhook, { includeData: false })).length, triggerRuns);
+		await world.deactivate(IDS.chatApproval);
+		await world.deactivate(IDS.webhook);
 	});
 }
 

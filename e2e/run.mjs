@@ -14,6 +14,7 @@ import { parseArgs, runTest } from './lib/harness.mjs';
 import { createWorld, packOnce } from './lib/world.mjs';
 import { test as aiAssistant } from './ai-assistant.mjs';
 import { test as browser } from './browser.mjs';
+import { test as chatAnswers } from './chat-answers.mjs';
 import { test as continuous } from './continuous.mjs';
 import { test as credential } from './credential.mjs';
 import { test as examples } from './examples.mjs';
@@ -26,7 +27,8 @@ import { test as webhook } from './webhook.mjs';
 
 // Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
 // that webhook counts the executions of: it comes after webhook. send-and-wait opens its own Chromium.
-const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, aiAssistant, sendAndWait, browser];
+// chat-answers makes its own bots and deletes its credentials before browser looks at the editor's defaults.
+const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, aiAssistant, sendAndWait, chatAnswers, browser];
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

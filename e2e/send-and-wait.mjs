@@ -188,17 +188,7 @@ export const test = {
 			return { id, message, tag };
 		};
 		const execution = (id) => world.publicApi(`/executions/${id}?includeData=true`);
-		/** Polls an execution until it is no longer new, running or waiting. */
-		const finished = async (id) => {
-			const deadline = Date.now() + DEADLINE_MS;
-			let last;
-			while (Date.now() < deadline) {
-				last = await execution(id);
-				if (last && !['new', 'running', 'waiting'].includes(last.status)) return last;
-				await sleep(250);
-			}
-			return last;
-		};
+		const finished = (id) => world.finished(id, { timeoutMs: DEADLINE_MS });
 		const statusOf = async (id) => (await execution(id)).status;
 		const answer = (e, nodeName = ASK) => nodeItems(e, nodeName)[0]?.data;
 

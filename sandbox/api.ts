@@ -1,12 +1,14 @@
 /**
  * The API route, `POST /v3/{token}/{method}`: every request is logged (token redacted), then delayed by
  * the configured latency, then checked against the fault queue and the rate limit, and only then
- * answered normally: bad token, unknown method, malformed body, or the method's own answer.
+ * answered normally: bad token, unknown method, a refusal recorded from a real Rubika (a probe report),
+ * malformed body, or the method's own answer (in the recorded answer's shape, when there is one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import type { RubikaMethod } from '../nodes/shared/types';
 import type { Answer } from './answers';
-import { answerWithFault, envelope, withRetryAfter } from './answers';
+import { answerWithFault, envelope, isRecordedSuccess, recordedRefusal, reshapeLike, withRetryAfter } from './answers';
 import type { ErrorAnswer, SandboxConfig } from './config';
 import { ApiError } from './errors';
 import type { FaultQueue, RateLimiter } from './faults';
@@ -33,12 +35,11 @@ export interface ApiContext {
 
 const MAX_API_BODY = 8 * 1024 * 1024;
 
-function errorAnswer(answer: ErrorAnswer, detail?: string): Answer {
-	return envelope(
-		answer.httpStatus,
-		{ status: answer.status, dev_message: detail ? `${answer.devMessage}: ${detail}` : answer.devMessage },
-		false,
-	);
+/** An error answer of the config; for an unknown method, its name goes where `{method}` is, or after a colon. */
+function errorAnswer(answer: ErrorAnswer, method?: string): Answer {
+	let devMessage = answer.devMessage;
+	if (method !== undefined) devMessage = devMessage.includes('{method}') ? devMessage.split('{method}').join(method) : `${devMessage}: ${method}`;
+	return envelope(answer.httpStatus, { status: answer.status, dev_message: devMessage }, false);
 }
 
 export async function handleApiRequest(
@@ -136,6 +137,9 @@ function process(
 	if (!bot) return errorAnswer(config.badToken);
 	// A method listed in absentMethods is answered exactly as one the service has never heard of.
 	if (!Object.hasOwn(METHODS, method) || config.absentMethods.includes(method)) return errorAnswer(config.unknownMethod, method);
+	// What a real Rubika answered this method (a probe report): its refusal stands for any request.
+	const recorded = config.recordedAnswers[method as RubikaMethod];
+	if (recorded && !isRecordedSuccess(recorded)) return recordedRefusal(recorded);
 	const fail = (devMessage: string) =>
 		envelope(config.errorHttpStatus, { status: 'INVALID_INPUT', dev_message: devMessage }, false);
 	if (httpMethod !== 'POST') return fail('methods are called with POST');
@@ -152,7 +156,7 @@ function process(
 	};
 	try {
 		const data = (METHODS as Record<string, MethodHandler>)[method](methodContext, body as Record<string, unknown>);
-		return envelope(200, { status: 'OK', data }, config.bareNumericIds);
+		return envelope(200, { status: 'OK', data: recorded ? reshapeLike(data, recorded.body.data) : data }, config.bareNumericIds);
 	} catch (error) {
 		if (error instanceof ApiError) {
 			return envelope(

@@ -1,8 +1,13 @@
 /**
  * `npm run sandbox`: the sandbox with the demo seed on RUBIKA_SANDBOX_PORT (default 8765), for manual
  * trials, demos and out-of-process tests. Prints what you need to point a Rubika credential at it.
- * `npm run sandbox -- --state FILE` keeps the world in FILE between runs.
+ * `npm run sandbox -- --state FILE` keeps the world in FILE between runs; `--replay REPORT` answers as the
+ * real Rubika did in a probe report (replay.ts).
  */
+import { readFileSync } from 'node:fs';
+
+import type { Replay } from './replay';
+import { replayOptions } from './replay';
 import { DEMO_BOT_TOKEN, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from './seed';
 import { startSandbox } from './server';
 
@@ -12,7 +17,11 @@ async function main(): Promise<void> {
 	const stateIndex = process.argv.indexOf('--state');
 	const stateFile = stateIndex > 0 ? process.argv[stateIndex + 1] : undefined;
 	if (stateIndex > 0 && !stateFile) throw new Error('--state needs a file name');
-	const sandbox = await startSandbox({ port, host: process.env.RUBIKA_SANDBOX_HOST ?? '127.0.0.1', stateFile });
+	const replayIndex = process.argv.indexOf('--replay');
+	const reportFile = replayIndex > 0 ? process.argv[replayIndex + 1] : undefined;
+	if (replayIndex > 0 && !reportFile) throw new Error('--replay needs a probe report (npm run probe writes one)');
+	const replay = reportFile ? replayOptions(JSON.parse(readFileSync(reportFile, 'utf8'))) : undefined;
+	const sandbox = await startSandbox({ ...replay?.options, port, host: process.env.RUBIKA_SANDBOX_HOST ?? '127.0.0.1', stateFile });
 	const users = Object.values(DEMO_USERS)
 		.map((user) => `  ${user.first_name.padEnd(5)} user_id ${user.user_id}   private chat ${user.chat_id}`)
 		.join('\n');
@@ -28,6 +37,7 @@ async function main(): Promise<void> {
 			`  Stickers ${Object.values(DEMO_STICKERS).map((sticker) => `${sticker.emoji_character} ${sticker.sticker_id}`).join('   ')}`,
 			`Admin API: ${sandbox.baseUrl}/_sandbox/state  (see sandbox/README.md)`,
 			...(sandbox.stateFile ? [`State: ${sandbox.stateFile.restored ? 'restored from' : 'a new world, kept in'} ${sandbox.stateFile.file}`] : []),
+			...(replay ? describeReplay(reportFile!, replay) : []),
 			`Try: curl -X POST ${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/getMe`,
 			'Ctrl+C to stop.',
 		].join('\n'),
@@ -40,6 +50,16 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+}
+
+function describeReplay(file: string, { options, notes }: Replay): string[] {
+	const { recordedAnswers = {}, ...knobs } = options;
+	const methods = Object.keys(recordedAnswers);
+	return [
+		`Replaying ${file}: ${JSON.stringify(knobs)}`,
+		`  recorded answers of ${methods.length > 0 ? methods.join(', ') : 'no method (none differed from the sandbox)'}`,
+		...notes.map((note) => `  note: ${note}`),
+	];
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@
  * conflicting, the sandbox plays one plausible variant by default and a knob switches to the others,
  * so the node can be tested against each.
  */
-import type { FileType } from '../nodes/shared/types';
+import type { FileType, RubikaMethod } from '../nodes/shared/types';
 import { FILE_SIZE_LIMITS, FILE_TYPES, RUBIKA_METHODS } from '../nodes/shared/types';
 
 export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
@@ -14,6 +14,10 @@ export type LinkButtonsMode = 'accept' | 'reject';
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
 
+/** The keys a member can come under in getChatMember's answer (its shape is unknown, facts §9). */
+export const MEMBER_ANSWER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'] as const;
+export type MemberAnswerKey = (typeof MEMBER_ANSWER_KEYS)[number];
+
 /** Names absentMethods may list: every method the sandbox answers. */
 const ABSENT_METHOD_NAMES: readonly string[] = [...RUBIKA_METHODS, 'editInlineKeypad'];
 
@@ -23,6 +27,13 @@ export interface ErrorAnswer {
 	/** Envelope `status` (default INVALID_INPUT). */
 	status: string;
 	devMessage: string;
+}
+
+/** An answer a real Rubika gave, as the probe recorded it (probe/, sandbox/replay.ts): HTTP status and body. */
+export interface RecordedAnswer {
+	httpStatus: number;
+	/** The parsed JSON body (an envelope), or the text when it was not JSON. */
+	body: unknown;
 }
 
 export interface RateLimitConfig {
@@ -39,7 +50,7 @@ export interface RateLimitConfig {
 export interface SandboxConfig {
 	/** How an unknown token is answered (facts §1: unknown; the fast_rub library reads INVALID_INPUT as "bad token"). */
 	badToken: ErrorAnswer;
-	/** How an unknown method name is answered. */
+	/** How an unknown method name is answered; the name replaces `{method}` in devMessage, or follows it after a colon. */
 	unknownMethod: ErrorAnswer;
 	/** HTTP status used for every other error envelope (validation, access, upload). */
 	errorHttpStatus: number;
@@ -50,6 +61,8 @@ export interface SandboxConfig {
 	 * service that does not know them and answers INVALID_INPUT for any button_link, so a fallback can be tested.
 	 */
 	linkButtons: LinkButtonsMode;
+	/** Longest button id a keypad may carry (facts §7: unknown); longer ones are INVALID_INPUT. null = no limit. */
+	maxButtonIdLength: number | null;
 	/**
 	 * Methods answered exactly as an unknown method (`unknownMethod`), as by a Rubika that lacks them; meant
 	 * for the undocumented ones the client libraries call (sendSticker, pinChatMessage, getChatMember…).
@@ -60,6 +73,24 @@ export interface SandboxConfig {
 	 * 'reject' answers INVALID_INPUT naming the first one sent (JSON null counts as not sent).
 	 */
 	pollExtras: PollExtrasMode;
+	/**
+	 * What a real Rubika answered, per method (a probe report, sandbox/replay.ts): a refusal is answered as
+	 * recorded, whatever the request; an OK answer's `data` takes the recorded answer's shape (its keys, the
+	 * recorded values where the sandbox has none), keeping the sandbox's own values and effects.
+	 */
+	recordedAnswers: Partial<Record<RubikaMethod, RecordedAnswer>>;
+	/** The key getChatMember puts the member under. */
+	memberAnswerKey: MemberAnswerKey;
+	/**
+	 * getChatMember for someone not in the chat (left, banned, never joined): 'status' answers the member with
+	 * status Left or Banned; 'null' answers the key with null (`{"member": null}`), as if no member were found.
+	 */
+	nonMemberAnswer: 'status' | 'null';
+	/**
+	 * unpinAllChatMessages and the message_id rubpy always sends (facts §9): 'ignore' does not read it;
+	 * 'require' answers INVALID_INPUT without one and checks it names a message of the chat.
+	 */
+	unpinAllMessageId: 'ignore' | 'require';
 	/** Write message ids as bare JSON numbers (> 2^53) in answers and webhook bodies, like an old sample. */
 	bareNumericIds: boolean;
 	/** Emit every documented-but-absent field as `null` instead of leaving it out (both happen in samples). */
@@ -103,8 +134,13 @@ export function defaultConfig(): SandboxConfig {
 		errorHttpStatus: 200,
 		oneTimeKeyboardSpelling: 'both',
 		linkButtons: 'accept',
+		maxButtonIdLength: null,
 		absentMethods: [],
 		pollExtras: 'accept',
+		recordedAnswers: {},
+		memberAnswerKey: 'member',
+		nonMemberAnswer: 'status',
+		unpinAllMessageId: 'ignore',
 		bareNumericIds: false,
 		explicitNulls: false,
 		appendEndpointSuffix: false,
@@ -168,6 +204,11 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'linkButtons',
 		'absentMethods',
 		'pollExtras',
+		'maxButtonIdLength',
+		'recordedAnswers',
+		'memberAnswerKey',
+		'nonMemberAnswer',
+		'unpinAllMessageId',
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
@@ -200,6 +241,29 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	}
 	if ('pollExtras' in input && !['accept', 'ignore', 'reject'].includes(input.pollExtras as string)) {
 		throw new Error('pollExtras must be accept, ignore or reject');
+	}
+	if ('maxButtonIdLength' in input && input.maxButtonIdLength !== null) {
+		const length = input.maxButtonIdLength;
+		if (typeof length !== 'number' || !Number.isInteger(length) || length < 1) throw new Error('maxButtonIdLength must be null or a whole number >= 1');
+	}
+	if ('recordedAnswers' in input) {
+		const answers = input.recordedAnswers;
+		if (!answers || typeof answers !== 'object' || Array.isArray(answers)) throw new Error('recordedAnswers must be an object of method names');
+		for (const [method, answer] of Object.entries(answers as Record<string, Partial<RecordedAnswer> | null>)) {
+			if (!(RUBIKA_METHODS as readonly string[]).includes(method)) throw new Error(`recordedAnswers: "${method}" is not a method of RUBIKA_METHODS`);
+			if (!answer || typeof answer !== 'object' || !isHttpStatus(answer.httpStatus) || answer.body === undefined) {
+				throw new Error(`recordedAnswers.${method} must be { httpStatus, body }`);
+			}
+		}
+	}
+	if ('memberAnswerKey' in input && !(MEMBER_ANSWER_KEYS as readonly string[]).includes(input.memberAnswerKey as string)) {
+		throw new Error(`memberAnswerKey must be one of ${MEMBER_ANSWER_KEYS.join(', ')}`);
+	}
+	if ('nonMemberAnswer' in input && !['status', 'null'].includes(input.nonMemberAnswer as string)) {
+		throw new Error('nonMemberAnswer must be status or null');
+	}
+	if ('unpinAllMessageId' in input && !['ignore', 'require'].includes(input.unpinAllMessageId as string)) {
+		throw new Error('unpinAllMessageId must be ignore or require');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');
@@ -240,6 +304,8 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 			Object.assign(config.fileSizeLimits, value);
 		} else if (key === 'absentMethods') {
 			config.absentMethods = [...(value as string[])];
+		} else if (key === 'recordedAnswers') {
+			config.recordedAnswers = structuredClone(value as SandboxConfig['recordedAnswers']);
 		} else if (key === 'rateLimit') {
 			config.rateLimit = value === null ? null : { ...(value as RateLimitConfig) };
 		} else {

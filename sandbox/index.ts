@@ -2,7 +2,7 @@
 export { RubikaSandbox, startSandbox } from './server';
 export type { SandboxOptions } from './server';
 export type { LinkTapResult } from './world';
-export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, PollExtrasMode, ErrorAnswer, RateLimitConfig } from './config';
+export type { SandboxConfig, SandboxConfigPatch, OneTimeKeyboardSpelling, LinkButtonsMode, PollExtrasMode, ErrorAnswer, RateLimitConfig, RecordedAnswer } from './config';
 export type { FaultSpec, FaultKind, ActiveFault } from './faults';
 export { FAULT_KINDS } from './faults';
 export type { RequestLogEntry } from './requestLog';

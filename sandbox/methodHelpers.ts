@@ -70,13 +70,8 @@ export function prepareSend(ctx: MethodContext, body: Body): PreparedSend {
 	const disableNotification = optionalBoolean(body, 'disable_notification');
 	const replyTo = optionalId(body, 'reply_to_message_id');
 	const keypadType = optionalEnum(body, 'chat_keypad_type', CHAT_KEYPAD_TYPES);
-	const spelling = ctx.config.oneTimeKeyboardSpelling;
-	const inlineKeypad = present(body, 'inline_keypad')
-		? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', spelling, ctx.config.linkButtons)
-		: undefined;
-	const chatKeypad = present(body, 'chat_keypad')
-		? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', spelling, ctx.config.linkButtons)
-		: undefined;
+	const inlineKeypad = present(body, 'inline_keypad') ? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config) : undefined;
+	const chatKeypad = present(body, 'chat_keypad') ? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config) : undefined;
 	if (keypadType === 'New' && !chatKeypad) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
 	assertCanPost(ctx, chat);
 	if (replyTo !== undefined && !chat.messages.has(replyTo)) {

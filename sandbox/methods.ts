@@ -177,7 +177,7 @@ const editMessageKeypad: MethodHandler = (ctx, body) => {
 	const chat = botChat(ctx, body);
 	const message = chatMessage(chat, body);
 	if (!present(body, 'inline_keypad')) throw invalidInput('inline_keypad is required');
-	const keypad = validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config.oneTimeKeyboardSpelling, ctx.config.linkButtons);
+	const keypad = validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config);
 	if (!isOwnMessage(ctx, message)) throw invalidAccess('the bot can only edit its own messages');
 	message.inline_keypad = keypad;
 	return {};
@@ -200,7 +200,7 @@ const editChatKeypad: MethodHandler = (ctx, body) => {
 	if (type === 'None') throw invalidInput('chat_keypad_type must be New or Remove');
 	if (type === 'New') {
 		if (!present(body, 'chat_keypad')) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
-		chat.chatKeypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config.oneTimeKeyboardSpelling, ctx.config.linkButtons);
+		chat.chatKeypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config);
 	} else {
 		chat.chatKeypad = null;
 	}

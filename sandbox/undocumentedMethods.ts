@@ -104,9 +104,10 @@ const unpinChatMessage: MethodHandler = (ctx, body) => {
 	return {};
 };
 
-/** rubpy sends a message_id here too; it is ignored. */
+/** rubpy always sends a message_id here too; `unpinAllMessageId` says whether it is ignored or required. */
 const unpinAllChatMessages: MethodHandler = (ctx, body) => {
 	const chat = botChat(ctx, body);
+	if (ctx.config.unpinAllMessageId === 'require') chatMessage(chat, body);
 	assertMayPin(ctx, chat);
 	chat.pinned = [];
 	return {};
@@ -117,7 +118,9 @@ const getChatMember: MethodHandler = (ctx, body) => {
 	const userId = requireId(body, 'user_id');
 	if (!ctx.state.users.has(userId) && !ctx.state.bots.has(userId)) throw invalidInput(`user_id: user ${userId} not found`);
 	assertMayReadMembers(ctx, chat);
-	return { member: chatMemberView(ctx.state, chat, userId, ctx.config.explicitNulls) };
+	const member = chatMemberView(ctx.state, chat, userId, ctx.config.explicitNulls);
+	const absent = member.status === 'Left' || member.status === 'Banned';
+	return { [ctx.config.memberAnswerKey]: absent && ctx.config.nonMemberAnswer === 'null' ? null : member };
 };
 
 /** The owner first, then the admins in the order they became admins. */

@@ -7,7 +7,7 @@ import type { BotCommand, Keypad, Metadata, MetadataPart } from '../nodes/shared
 import { buttonLinkProblems } from '../nodes/shared/buttonLink';
 import type { ButtonLinkProblem } from '../nodes/shared/buttonLink';
 import { BUTTON_LINK_TYPES, BUTTON_TYPES, MAX_METADATA_PARTS, METADATA_TYPES } from '../nodes/shared/types';
-import type { LinkButtonsMode, OneTimeKeyboardSpelling } from './config';
+import type { LinkButtonsMode, OneTimeKeyboardSpelling, SandboxConfig } from './config';
 import { invalidInput } from './errors';
 import type { ChatKind } from './state';
 
@@ -158,18 +158,15 @@ function validateButtonLink(button: Record<string, unknown>, buttonPath: string,
 	if (problem) throw invalidInput(buttonLinkMessage(problem, buttonPath, button.type));
 }
 
+/** The knobs that decide what a keypad may hold. */
+export type KeypadRules = Pick<SandboxConfig, 'oneTimeKeyboardSpelling' | 'linkButtons' | 'maxButtonIdLength'>;
+
 /**
  * A keypad: `{rows: [{buttons: [{id, type, button_text, …}]}]}`. Button types are the union of both
  * official lists; type-specific sub-objects pass through. For chat keypads `resize_keyboard` and the
  * honoured one-time spelling must be booleans; the other spelling is ignored, not rejected.
  */
-export function validateKeypad(
-	value: unknown,
-	path: string,
-	kind: 'inline' | 'chat',
-	spelling: OneTimeKeyboardSpelling,
-	linkButtons: LinkButtonsMode = 'accept',
-): Keypad {
+export function validateKeypad(value: unknown, path: string, kind: 'inline' | 'chat', rules: KeypadRules): Keypad {
 	const keypad = asObject(value, path);
 	if (!Array.isArray(keypad.rows)) throw invalidInput(`${path}.rows must be an array, got ${describe(keypad.rows)}`);
 	keypad.rows.forEach((rowValue, rowIndex) => {
@@ -183,17 +180,20 @@ export function validateKeypad(
 			if (typeof button.id !== 'string' || button.id.trim() === '') {
 				throw invalidInput(`${buttonPath}.id must be a non-empty string`);
 			}
+			if (rules.maxButtonIdLength !== null && button.id.length > rules.maxButtonIdLength) {
+				throw invalidInput(`${buttonPath}.id is ${button.id.length} characters long; at most ${rules.maxButtonIdLength} are allowed`);
+			}
 			if (typeof button.type !== 'string' || !(BUTTON_TYPES as readonly string[]).includes(button.type)) {
 				throw invalidInput(`${buttonPath}.type must be one of ${BUTTON_TYPES.join(', ')}; got ${JSON.stringify(button.type)}`);
 			}
 			if (typeof button.button_text !== 'string') {
 				throw invalidInput(`${buttonPath}.button_text must be a string, got ${describe(button.button_text)}`);
 			}
-			validateButtonLink(button, buttonPath, linkButtons);
+			validateButtonLink(button, buttonPath, rules.linkButtons);
 		});
 	});
 	if (kind === 'chat') {
-		const flags = ['resize_keyboard', ...honouredSpellings(spelling)];
+		const flags = ['resize_keyboard', ...honouredSpellings(rules.oneTimeKeyboardSpelling)];
 		for (const flag of flags) {
 			if (keypad[flag] !== undefined && keypad[flag] !== null && typeof keypad[flag] !== 'boolean') {
 				throw invalidInput(`${path}.${flag} must be a boolean, got ${describe(keypad[flag])}`);

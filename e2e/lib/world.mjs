@@ -7,6 +7,7 @@
 //   await world.activate(world.exampleId('echo-bot.json'));
 //   await world.admin.act('send-message', { userId, text: '/start' });
 //   const [execution] = await world.waitForExecutions(id, { count: 1 });
+//   const resumed = await world.finished(executionId);  // one execution, once it has ended
 //   await world.close();
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -256,6 +257,17 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 				},
 			});
 			return accepted(list);
+		},
+		/** Polls one execution, with its data, until it has ended; resolves it (the last one read after `timeoutMs`). */
+		async finished(id, { timeoutMs = 120_000 } = {}) {
+			const deadline = Date.now() + timeoutMs;
+			let last;
+			while (Date.now() < deadline) {
+				last = await world.publicApi(`/executions/${id}?includeData=true`);
+				if (last && isFinished(last)) return last;
+				await sleep(200);
+			}
+			return last;
 		},
 		/** Waits until n8n answers the production webhook path (registered after activation). */
 		async waitForWebhook(webhookPath, opts) {

@@ -37,7 +37,7 @@ import { SenderDirectory } from '../shared/updates/sender';
 import type { ResolvedCredential } from '../shared/transport';
 import { botFingerprint, resolveCredential } from '../shared/transport';
 import { tokenOf } from '../shared/transport/credential';
-import { answerButtonOf, handOnAnswerTap } from '../shared/updates/answerTaps';
+import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
 import { pause } from '../shared/wait';
 import { addListener, removeListener } from './botIdentity';
 import type { PageInFlight } from './deliveryLedger';
@@ -120,6 +120,9 @@ class UpdateListener {
 
 	private reported = false;
 
+	/** Where taps on Send and Wait's answer buttons go: read at the start, the one time n8n 2.41 can tell it. */
+	private readonly waitingAddress: string | undefined;
+
 	/** Options → Add Sender Details: the senders of this activation's updates, remembered in its memory. */
 	private readonly senders: SenderDirectory | undefined;
 
@@ -129,6 +132,7 @@ class UpdateListener {
 	) {
 		this.testing = ctx.getMode() === 'manual';
 		this.deduplicates = ctx.emit.length >= 4;
+		this.waitingAddress = waitingAddressOf(ctx);
 		const saved = ctx.getWorkflowStaticData('node') as ListenState;
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
@@ -221,7 +225,7 @@ class UpdateListener {
 				const answerButton = answerButtonOf(item);
 				if (answerButton !== undefined) {
 					// An answer to a waiting Send and Wait, not an update for this workflow.
-					await handOnAnswerTap(this.ctx, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton);
+					await handOnAnswerTap(this.ctx, this.waitingAddress, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton);
 					this.recent.observe(key);
 					continue;
 				}

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { fileToDownload, withDownloadedFile } from '../shared/downloads';
-import { answerButtonOf, handOnAnswerTap } from '../shared/updates/answerTaps';
+import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
 import { matchesFilters } from '../shared/updates/filters';
 import { directoryFor } from '../shared/updates/sender';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
@@ -55,7 +55,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (answerButton !== undefined) {
 		// An answer to a waiting Send and Wait, not an update for this workflow: Rubika gets its OK first.
 		answerNow(context, 200, OK_ANSWER);
-		await handOnAnswerTap(context, token, item, answerButton);
+		await handOnAnswerTap(context, waitingAddressOf(context), token, item, answerButton);
 		return { noWebhookResponse: true };
 	}
 

@@ -10,9 +10,10 @@
  *
  * So each button's id names the execution and the decision, plus what proves them: the resume token where n8n
  * has one (the trigger needs it to reach the execution; n8n checks it), else a MAC keyed with the bot token
- * over execution, decision and chat (the trigger checks it). A trigger that reads a tap on such a button posts
- * it to the resume address with a MAC of its own over the tap (who, where, when), keyed with the bot token;
- * the waiting node accepts nothing without it. People in the chat see the button ids, never the bot token, so
+ * over execution, decision and chat. A trigger that reads a tap on such a button posts it to the resume address
+ * with a MAC of its own over the tap (button, who, where, when), keyed with the bot token; the waiting node
+ * accepts nothing without it, and only a tap on a button it made itself: on 2.8.4, where n8n checks no token,
+ * a made-up "token" button would otherwise pass. People in the chat see the button ids, never the bot token, so
  * they cannot forge a tap; a tap decides once because n8n resumes an execution once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -39,6 +40,8 @@ export interface AnswerButton {
 
 /** A tap on an answer button, as a trigger hands it to the waiting execution. */
 export interface ChatAnswerTap {
+	/** The id of the button tapped: the waiting node checks that it is one of its own. */
+	button_id: string;
 	execution_id: string;
 	decision: ChatDecision;
 	chat_id: string;
@@ -122,7 +125,7 @@ export function isGenuineAnswerButton(botToken: string, button: AnswerButton, ch
 }
 
 function tapMacText(tap: ChatAnswerTap): string {
-	return ['tap', tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at)].join('|');
+	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at)].join('|');
 }
 
 /** The body a trigger posts for a tap. */
@@ -130,14 +133,26 @@ export function signTap(botToken: string, tap: ChatAnswerTap): ChatAnswerDeliver
 	return { rubikaChatAnswer: tap, mac: mac(botToken, tapMacText(tap)) };
 }
 
-/** Why a forwarded tap is refused, or undefined when it is genuine, fresh and for this execution. */
-export function tapProblem(botToken: string, body: unknown, executionId: string, now: number): string | undefined {
+/** The waiting execution a forwarded tap must be for, as the waiting node knows it. */
+export interface WaitingQuestion {
+	executionId: string;
+	/** n8n's resume token of the execution, where this n8n has one: the question's buttons carry it. */
+	resumeToken?: string;
+}
+
+/**
+ * Why a forwarded tap is refused, or undefined when it is genuine, fresh, for this execution and on one of the
+ * buttons this question carried (the same id, made again here from what the node knows).
+ */
+export function tapProblem(botToken: string, body: unknown, question: WaitingQuestion, now: number): string | undefined {
 	const delivery = body as Partial<ChatAnswerDelivery> | undefined;
 	const tap = delivery?.rubikaChatAnswer;
 	if (!tap || typeof tap !== 'object' || typeof delivery?.mac !== 'string') return 'not a tap forwarded by a Rubika trigger';
 	if (!sameText(delivery.mac, mac(botToken, tapMacText(tap)))) return 'the tap is not signed with this bot\'s key';
-	if (tap.execution_id !== executionId) return `the tap is for execution ${tap.execution_id}`;
+	if (tap.execution_id !== question.executionId) return `the tap is for execution ${tap.execution_id}`;
 	if (!(Math.abs(now - tap.at) <= TAP_VALIDITY_MS)) return 'the tap is too old';
+	const own = answerButtonId(botToken, { executionId: question.executionId, decision: tap.decision, chatId: tap.chat_id, resumeToken: question.resumeToken });
+	if (typeof tap.button_id !== 'string' || !sameText(tap.button_id, own)) return 'the tap is on a button this question did not carry';
 	return undefined;
 }
 

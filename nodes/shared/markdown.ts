@@ -5,9 +5,8 @@
  *   **bold**  __italic__  --underline--  ~~strike~~  ||spoiler||  `mono`  ```pre```
  *   > quote lines          [text](https://…) → Link      [text](u0…) → MentionText
  *
- * Offsets and lengths are UTF-16 code units of the output text, which is what JavaScript strings count,
- * so emoji (surrogate pairs, ZWJ sequences) and Persian text need no special care beyond never splitting
- * a range inside a character — ranges only ever start or end next to an ASCII marker.
+ * This file cuts the source into tokens; pairing them and measuring the parts (in UTF-16 units) is shared
+ * with the HTML reader (formattedText.ts).
  *
  * Rules chosen so that ordinary text is left alone (the top complaint about n8n's Telegram node is text
  * mangled by forced Markdown):
@@ -26,9 +25,9 @@
  * - A link target must be an address with a scheme (https://, tg://, …) or a user id starting with `u0`;
  *   anything else, and an empty `[]`, stays literal. Links do not nest.
  */
-import { isLinkUrl } from './metadata';
-import { METADATA_TYPES } from './types';
-import type { MetadataPart, MetadataType } from './types';
+import { formatTokens, linkPart } from './formattedText';
+import type { FormattedText, FormatToken } from './formattedText';
+import type { MetadataType } from './types';
 
 type Marker = '**' | '__' | '--' | '~~' | '||';
 
@@ -44,30 +43,9 @@ const MARKER_CHARS = new Set(['*', '_', '-', '~', '|']);
 const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 const LANGUAGE_TAG = /^[A-Za-z0-9_+#.-]+$/;
 
-type Token =
-	| { kind: 'text'; text: string }
-	/** A two-character marker; `role` is set once it is paired. */
-	| { kind: 'delim'; marker: Marker; canOpen: boolean; canClose: boolean; role?: 'open' | 'close' }
-	| { kind: 'code'; type: 'Mono' | 'Pre'; text: string }
-	| { kind: 'linkOpen'; matched?: boolean }
-	| { kind: 'linkClose'; raw: string; part: LinkPart; matched?: boolean }
-	| { kind: 'newline'; raw: string }
-	| { kind: 'quoteStart' }
-	| { kind: 'quoteEnd' }
-	/** Marks may not be paired across this point. */
-	| { kind: 'blockBreak' };
-
-export interface MarkdownResult {
-	text: string;
-	parts: MetadataPart[];
-}
-
 /** Converts Rubika Markdown into plain text and formatting parts sorted by from_index. */
-export function markdownToRubika(markdown: string): MarkdownResult {
-	const tokens = new Tokenizer(markdown).run();
-	pairLinks(tokens);
-	pairMarkers(tokens);
-	return render(tokens);
+export function markdownToRubika(markdown: string): FormattedText {
+	return formatTokens(new Tokenizer(markdown).run());
 }
 
 function isWhitespace(char: string | undefined): boolean {
@@ -108,7 +86,7 @@ function lineEnd(text: string, index: number): number {
 
 /** Cuts the source into tokens: text, markers, code, link brackets and line structure. */
 class Tokenizer {
-	private readonly tokens: Token[] = [];
+	private readonly tokens: FormatToken[] = [];
 	private index = 0;
 	private pendingText = '';
 	private inQuote = false;
@@ -119,7 +97,7 @@ class Tokenizer {
 
 	constructor(private readonly source: string) {}
 
-	run(): Token[] {
+	run(): FormatToken[] {
 		const source = this.source;
 		this.beginLine(true);
 		while (this.index < source.length) {
@@ -133,7 +111,7 @@ class Tokenizer {
 			} else if (MARKER_CHARS.has(char)) {
 				this.marker();
 			} else if (char === '[') {
-				this.push({ kind: 'linkOpen' });
+				this.push({ kind: 'linkOpen', raw: '[' });
 				this.index++;
 			} else if (char === ']') {
 				this.closingBracket();
@@ -154,7 +132,7 @@ class Tokenizer {
 		}
 	}
 
-	private push(token: Token): void {
+	private push(token: FormatToken): void {
 		this.flushText();
 		this.tokens.push(token);
 	}
@@ -191,7 +169,7 @@ class Tokenizer {
 			this.push({ kind: 'quoteEnd' });
 			this.inQuote = false;
 		}
-		this.push({ kind: 'newline', raw });
+		this.pendingText += raw;
 		this.index += raw.length;
 		this.previousLineBlank = this.lineBlank;
 		this.previousLineQuoted = this.lineQuoted;
@@ -256,7 +234,7 @@ class Tokenizer {
 			canClose &&= !isWordChar(after);
 		}
 		if (canOpen || canClose) {
-			this.push({ kind: 'delim', marker, canOpen, canClose });
+			this.push({ kind: 'mark', type: MARK_TYPES[marker], key: marker, raw: marker, canOpen, canClose });
 		} else {
 			this.pendingText += marker;
 		}
@@ -298,15 +276,6 @@ class Tokenizer {
 	}
 }
 
-type LinkPart = Pick<MetadataPart, 'type' | 'link_url' | 'mention_text_user_id'>;
-
-/** A user id (`u0…`, no scheme) makes a mention, an address with a scheme a link, anything else nothing. */
-function linkPart(target: string): LinkPart | undefined {
-	if (target.startsWith('u0') && !target.includes(':')) return { type: 'MentionText', mention_text_user_id: target };
-	if (isLinkUrl(target)) return { type: 'Link', link_url: target };
-	return undefined;
-}
-
 /** Drops a first line that is empty or a language tag, and the newline before the closing fence. */
 function preContent(raw: string): string {
 	const newline = raw.indexOf('\n');
@@ -317,113 +286,4 @@ function preContent(raw: string): string {
 	if (content.endsWith('\r\n')) content = content.slice(0, -2);
 	else if (content.endsWith('\n')) content = content.slice(0, -1);
 	return content;
-}
-
-/**
- * Pairs `[` with the nearest `](target)` after it. Links never nest: once one closes, older `[` stay text.
- * A `[` directly followed by its `]` (empty link text) does not make a link.
- */
-function pairLinks(tokens: Token[]): void {
-	let openers: number[] = [];
-	tokens.forEach((token, index) => {
-		if (token.kind === 'blockBreak') {
-			openers = [];
-		} else if (token.kind === 'linkOpen') {
-			openers.push(index);
-		} else if (token.kind === 'linkClose') {
-			const opener = openers.pop();
-			if (opener === undefined || opener === index - 1) return;
-			(tokens[opener] as { matched?: boolean }).matched = true;
-			token.matched = true;
-			openers = [];
-		}
-	});
-}
-
-/**
- * Pairs markers with a stack. A closer takes the nearest open marker of its kind; markers opened after
- * that one are dropped (they stay literal). Matched links act as walls: a marker inside a link's text
- * only pairs inside it.
- */
-function pairMarkers(tokens: Token[]): void {
-	const WALL = -1;
-	let stack: number[] = [];
-	tokens.forEach((token, index) => {
-		if (token.kind === 'blockBreak') {
-			stack = [];
-		} else if (token.kind === 'linkOpen' && token.matched) {
-			stack.push(WALL);
-		} else if (token.kind === 'linkClose' && token.matched) {
-			const wall = stack.lastIndexOf(WALL);
-			stack = stack.slice(0, Math.max(wall, 0));
-		} else if (token.kind === 'delim') {
-			if (token.canClose) {
-				for (let position = stack.length - 1; position >= 0 && stack[position] !== WALL; position--) {
-					const opener = tokens[stack[position]];
-					if (opener.kind === 'delim' && opener.marker === token.marker) {
-						opener.role = 'open';
-						token.role = 'close';
-						stack = stack.slice(0, position);
-						return;
-					}
-				}
-			}
-			if (token.canOpen) stack.push(index);
-		}
-	});
-}
-
-/** Writes the output text and turns paired tokens into parts, measured in the output's UTF-16 units. */
-function render(tokens: Token[]): MarkdownResult {
-	let text = '';
-	const parts: MetadataPart[] = [];
-	const starts: number[] = [];
-	let linkStart = 0;
-	let quoteStart = 0;
-	// Empty ranges are invalid for Rubika; they can only come from empty code or link text, which are dropped.
-	const addPart = (part: LinkPart, from: number) => {
-		if (text.length <= from) return;
-		const { type, ...target } = part;
-		parts.push({ type, from_index: from, length: text.length - from, ...target });
-	};
-	for (const token of tokens) {
-		switch (token.kind) {
-			case 'text':
-				text += token.text;
-				break;
-			case 'newline':
-				text += token.raw;
-				break;
-			case 'delim':
-				if (token.role === 'open') starts.push(text.length);
-				else if (token.role === 'close') addPart({ type: MARK_TYPES[token.marker] }, starts.pop() ?? 0);
-				else text += token.marker;
-				break;
-			case 'code': {
-				const from = text.length;
-				text += token.text;
-				addPart({ type: token.type }, from);
-				break;
-			}
-			case 'linkOpen':
-				if (token.matched) linkStart = text.length;
-				else text += '[';
-				break;
-			case 'linkClose':
-				if (token.matched) addPart(token.part, linkStart);
-				else text += token.raw;
-				break;
-			case 'quoteStart':
-				quoteStart = text.length;
-				break;
-			case 'quoteEnd':
-				addPart({ type: 'Quote' }, quoteStart);
-				break;
-			case 'blockBreak':
-				break;
-		}
-	}
-	const typeOrder = (type: MetadataType) => METADATA_TYPES.indexOf(type);
-	parts.sort((a, b) => a.from_index - b.from_index || b.length - a.length || typeOrder(a.type) - typeOrder(b.type));
-	return { text, parts };
 }

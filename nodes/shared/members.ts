@@ -18,15 +18,18 @@ const NOT_A_MEMBER = /^(left|banned|kicked|removed|none|not[ _-]?member|non[ _-]
 
 /**
  * One member, flat, with `is_member` as a boolean a workflow can branch on: the answer's own flag when it
- * has one, else read from its status, else true (Rubika answered with a member rather than an error).
+ * has one; false when the member's key is there but null (`{"member": null}`: no member found); else read
+ * from its status; else true (Rubika answered with a member rather than an error).
  */
 export function memberFromAnswer(data: unknown, chatId: string, userId: string): IDataObject {
 	const answer = isPlainObject(data) ? data : {};
 	const wrapped = MEMBER_KEYS.map((key) => answer[key]).find(isPlainObject);
 	const member = wrapped ?? answer;
 	const flag = [member.is_member, answer.is_member].find((value) => typeof value === 'boolean') as boolean | undefined;
+	const noMember = wrapped === undefined && MEMBER_KEYS.some((key) => answer[key] === null);
 	const status = STATUS_KEYS.map((key) => member[key]).find((value) => typeof value === 'string') as string | undefined;
-	const isMember = flag ?? (status !== undefined ? !NOT_A_MEMBER.test(status.trim()) : Object.keys(member).length > 0);
+	const isMember =
+		flag ?? (noMember ? false : status !== undefined ? !NOT_A_MEMBER.test(status.trim()) : Object.keys(member).length > 0);
 	return { ...member, chat_id: chatId, user_id: textId(member.user_id) ?? userId, is_member: isMember };
 }
 

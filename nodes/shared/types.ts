@@ -128,6 +128,14 @@ export const BUTTON_TYPES = [
 ] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 
+/** The values of the enumerations inside a button's settings objects (facts §3, documented). */
+export const BUTTON_CALENDAR_TYPES = ['DatePersian', 'DateGregorian'] as const;
+export const BUTTON_TEXTBOX_LINE_TYPES = ['SingleLine', 'MultiLine'] as const;
+export const BUTTON_TEXTBOX_KEYPAD_TYPES = ['String', 'Number'] as const;
+export const BUTTON_LOCATION_TYPES = ['Picker', 'View'] as const;
+export const BUTTON_SELECTION_SEARCH_TYPES = ['None', 'Local', 'Api'] as const;
+export const BUTTON_SELECTION_GET_TYPES = ['Local', 'Api'] as const;
+
 export const METADATA_TYPES = [
 	'Bold',
 	'Italic',

@@ -15,7 +15,7 @@ export interface ActionSandbox {
 	/** The file's sandbox; available from beforeAll on. */
 	readonly sandbox: RubikaSandbox;
 	/** Runs the Rubika node with `resource` preset, over `items` (one empty item when left out). */
-	run(parameters: INodeParameters, items?: InputItem[], options?: { continueOnFail?: boolean }): Promise<NodeRunResult>;
+	run(parameters: INodeParameters, items?: InputItem[], options?: RunOptions): Promise<NodeRunResult>;
 	/** The bodies the sandbox received for one API method, in order. */
 	bodies(method: string): unknown[];
 	/** The API methods the sandbox received (upload and download included), in order. */
@@ -27,6 +27,12 @@ export interface ActionSandbox {
 	 * `afterwards` checks what else must have stayed as it was.
 	 */
 	refusesEach(base: INodeParameters, cases: RefusalCase[], afterwards?: () => void): void;
+}
+
+/** How one run differs from the default: Continue On Fail, or a node version other than 1. */
+export interface RunOptions {
+	continueOnFail?: boolean;
+	typeVersion?: number;
 }
 
 export interface ActionSandboxOptions {
@@ -59,6 +65,7 @@ export function useActionSandbox(resource: string, options: ActionSandboxOptions
 			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: current().baseUrl },
 			items,
 			continueOnFail: options.continueOnFail,
+			typeVersion: options.typeVersion,
 		});
 	return {
 		get sandbox() {

@@ -31,6 +31,10 @@ describe('getChatMember answers', () => {
 		expect(memberFromAnswer(null, chat, user)).toEqual({ chat_id: chat, user_id: user, is_member: false });
 	});
 
+	test.each(['member', 'chat_member', 'in_chat_member', 'user'])('{"%s": null}: no member found, so not a member', (key) => {
+		expect(memberFromAnswer({ [key]: null }, chat, user)).toEqual({ [key]: null, chat_id: chat, user_id: user, is_member: false });
+	});
+
 	test('a member without a status is a member (Rubika answered with a member, not an error)', () => {
 		expect(memberFromAnswer({ member: { user_id: user, first_name: 'Sara' } }, chat, user).is_member).toBe(true);
 	});

@@ -1,12 +1,15 @@
 /**
- * What a person reads in the node's panel: every field says what it is for, and the Formatting dropdown
- * starts with None.
+ * What a person reads in the node's panel: every field says what it is for, the Formatting dropdown starts
+ * with None, and a keypad button shows its fields in the order they are filled in, only those its type needs.
  */
-import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { BUTTON_SETTINGS } from '../../nodes/shared/keypad';
+import { BUTTON_TYPES } from '../../nodes/shared/types';
 
 /** Every field, nested ones (collections, fixed collections) included, with the path to it. */
 function fields(properties: INodeProperties[], path = ''): Array<[string, INodeProperties]> {
@@ -49,14 +52,62 @@ test('the Formatting dropdown starts with None, what is sent when nothing is cho
 	}
 });
 
-test('keypad buttons: each type says what it does, and the rarely needed JSON sits under Button Options', () => {
-	const keypad = new Rubika().description.properties.find((property) => property.name === 'inlineKeypad');
+describe('keypad buttons', () => {
+	const description = new Rubika().description;
+	const keypad = description.properties.find((property) => property.name === 'inlineKeypad');
 	const rows = (keypad?.options?.[0] as INodePropertyCollection).values;
 	const button = ((rows.find((entry) => entry.name === 'buttons')?.options?.[0] ?? {}) as INodePropertyCollection).values;
-	const type = button.find((entry) => entry.name === 'type');
-	expect(type?.options?.filter((option) => !(option as { description?: string }).description)).toEqual([]);
-	expect(button.map((entry) => entry.name)).not.toContain('extra');
-	const options = button.find((entry) => entry.name === 'options');
-	expect(options?.type).toBe('collection');
-	expect(options?.options?.map((option) => (option as INodeProperties).name)).toEqual(['extra']);
+	/** The fields n8n shows for a button with these values on a node of this version (n8n's own rules). */
+	const shown = (values: INodeParameters, typeVersion: number) =>
+		Object.keys(NodeHelpers.getNodeParameters(button, values, true, false, { typeVersion }, description) ?? {}).sort();
+	const FIRST = ['id', 'text', 'type'];
+
+	test('new nodes get version 1.1; nodes saved as version 1 stay 1', () => {
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+	});
+
+	test('a button starts with Text, Type and ID, in this order', () => {
+		expect(button.slice(0, 3).map((field) => [field.name, field.displayName])).toEqual([
+			['text', 'Text'],
+			['type', 'Type'],
+			['id', 'ID'],
+		]);
+	});
+
+	test('each type is named in words and says what it does, with the name Rubika uses', () => {
+		const types = (button.find((field) => field.name === 'type')?.options ?? []) as INodePropertyOptions[];
+		expect(types).toHaveLength(BUTTON_TYPES.length);
+		// Simple and Payment are words already; every other API name is two words run together.
+		for (const { name, value, description: what } of types) {
+			expect(what).toMatch(new RegExp(`\\(${value}[;)]`));
+			if (value !== 'Simple' && value !== 'Payment') expect(name).not.toBe(value);
+		}
+		expect(types.find((option) => option.value === 'AskMyPhoneNumber')?.name).toBe('Ask for Phone Number');
+	});
+
+	test('version 1.1: a Simple button, and every type without settings, shows only Text, Type and ID (no JSON box)', () => {
+		const withoutSettings = BUTTON_TYPES.filter((type) => !(type in BUTTON_SETTINGS) && type !== 'Link');
+		expect(withoutSettings).toContain('Simple');
+		for (const type of withoutSettings) expect({ type, shown: shown({ type }, 1.1) }).toEqual({ type, shown: FIRST });
+	});
+
+	test('version 1.1: a type with settings shows the fields its settings object is made of, then More Settings (the JSON)', () => {
+		for (const [type, settings] of Object.entries(BUTTON_SETTINGS)) {
+			expect({ type, shown: shown({ type }, 1.1) }).toEqual({ type, shown: [...FIRST, ...settings.fields, 'options'].sort() });
+		}
+		expect(shown({ type: 'Link' }, 1.1)).toEqual([...FIRST, 'linkType', 'options', 'url'].sort());
+		const more = button.filter((field) => field.name === 'options').map((field) => [field.displayName, field.placeholder]);
+		expect(more).toEqual([
+			['More Settings', 'Add Setting'],
+			['Button Options', 'Add option'],
+		]);
+	});
+
+	test('version 1 keeps what it showed: Button Options with the JSON on every button, no settings fields', () => {
+		for (const type of BUTTON_TYPES) {
+			const linkFields = type === 'Link' ? ['linkType', 'url'] : [];
+			expect({ type, shown: shown({ type }, 1) }).toEqual({ type, shown: [...FIRST, ...linkFields, 'options'].sort() });
+		}
+	});
 });

@@ -53,16 +53,34 @@ describe('answer button ids', () => {
 		},
 	);
 
-	it('a forwarded tap counts only signed with this bot\'s key, for this execution, and fresh', () => {
-		const tap = { execution_id: '9', decision: 'approve' as const, chat_id: sara.chat_id, message_id: 'm1', sender_id: sara.user_id, at: Date.now() };
+	it('a forwarded tap counts only signed with this bot\'s key, for this execution, fresh, and on one of its buttons', () => {
+		const button_id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id });
+		const tap = { button_id, execution_id: '9', decision: 'approve' as const, chat_id: sara.chat_id, message_id: 'm1', sender_id: sara.user_id, at: Date.now() };
 		const body = signTap(DEMO_BOT_TOKEN, tap);
-		expect(tapProblem(DEMO_BOT_TOKEN, body, '9', Date.now())).toBeUndefined();
-		expect(tapProblem(DEMO_BOT_TOKEN, body, '10', Date.now())).toMatch(/execution 9/);
-		expect(tapProblem('another-bot-token', body, '9', Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, sender_id: 'u0someoneElse' } }, '9', Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, decision: 'decline' } }, '9', Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, body, '9', Date.now() + 10 * 60_000)).toMatch(/too old/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { approved: 'true' }, '9', Date.now())).toMatch(/not a tap/);
+		const question = { executionId: '9' };
+		expect(tapProblem(DEMO_BOT_TOKEN, body, question, Date.now())).toBeUndefined();
+		expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '10' }, Date.now())).toMatch(/execution 9/);
+		expect(tapProblem('another-bot-token', body, question, Date.now())).toMatch(/not signed/);
+		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, sender_id: 'u0someoneElse' } }, question, Date.now())).toMatch(/not signed/);
+		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, decision: 'decline' } }, question, Date.now())).toMatch(/not signed/);
+		expect(tapProblem(DEMO_BOT_TOKEN, body, question, Date.now() + 10 * 60_000)).toMatch(/too old/);
+		expect(tapProblem(DEMO_BOT_TOKEN, { approved: 'true' }, question, Date.now())).toMatch(/not a tap/);
+	});
+
+	it('a tap on a button the question did not carry counts for nothing, however it was forwarded', () => {
+		const tapOn = (buttonId: string, decision: 'approve' | 'decline' = 'approve', chatId: string = sara.chat_id) =>
+			signTap(DEMO_BOT_TOKEN, { button_id: buttonId, execution_id: '9', decision, chat_id: chatId, message_id: 'm1', sender_id: sara.user_id, at: Date.now() });
+		const withToken = (token: string) => answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id, resumeToken: token });
+		// Where n8n has no resume token (2.8.4), a "token" button is made up: n8n checks no token there.
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken(TOKEN_HEX)), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
+		// Where it has one, only that token.
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken(TOKEN_HEX)), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toBeUndefined();
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken('cd'.repeat(32))), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toMatch(/did not carry/);
+		// A MAC button: for its chat and its decision only.
+		const macButton = answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id });
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton, 'approve', DEMO_USERS.reza.chat_id), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton, 'decline'), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
+		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toMatch(/did not carry/);
 	});
 });
 
@@ -147,8 +165,8 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(trigger.items.map((item) => item.json.text)).toEqual(['hello']);
 			const [{ url, body }] = waiting.received;
 			expect(url).toBe('/webhook-waiting/41');
-			expect(tapProblem(DEMO_BOT_TOKEN, body, '41', Date.now())).toBeUndefined();
-			expect(body.rubikaChatAnswer).toMatchObject({ decision: 'decline', chat_id: sara.chat_id, sender_id: sara.user_id });
+			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '41' }, Date.now())).toBeUndefined();
+			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'decline', chat_id: sara.chat_id, sender_id: sara.user_id });
 		} finally {
 			await ListenHarness.stopAll();
 			await waiting.close();

@@ -15,7 +15,14 @@ const { run, bodies, refusesEach } = actions;
 const NOTE = "Not in Rubika's official documentation; behaviour taken from Rubika's client libraries";
 
 afterEach(() => {
-	actions.sandbox.configure({ absentMethods: [], pollExtras: 'accept', unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' } });
+	actions.sandbox.configure({
+		absentMethods: [],
+		pollExtras: 'accept',
+		memberAnswerKey: 'member',
+		nonMemberAnswer: 'status',
+		unpinAllMessageId: 'ignore',
+		unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' },
+	});
 });
 
 /** A message from Sara in the group, to pin. */
@@ -87,6 +94,37 @@ describe('Chat → Pin Message / Unpin Message / Unpin All Messages', () => {
 		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
 	});
 
+	test('Unpin All Messages, version 1.1: sends a Message ID, as rubpy does; any message of the chat will do', async () => {
+		actions.sandbox.configure({ unpinAllMessageId: 'require' });
+		const message = groupMessage();
+		await run({ operation: 'pinChatMessage', chatId: DEMO_GROUP_ID, messageId: message.message_id });
+		const cleared = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: message.message_id }, undefined, { typeVersion: 1.1 });
+		expect(cleared.error).toBeUndefined();
+		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: message.message_id }]);
+		expect(jsonOf(cleared)).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: message.message_id, all_unpinned: true }]);
+		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
+	});
+
+	test('Unpin All Messages, version 1: no message id unless one is filled in, as before; a Rubika that requires one refuses it', async () => {
+		actions.sandbox.configure({ unpinAllMessageId: 'require' });
+		const message = groupMessage();
+		await run({ operation: 'pinChatMessage', chatId: DEMO_GROUP_ID, messageId: message.message_id });
+		const refused = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID });
+		expect(refused.error?.message).toMatch(/^Rubika unpinAllChatMessages failed: INVALID_INPUT – message_id is required/);
+		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([message.message_id]);
+		const filledIn = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: message.message_id });
+		expect(filledIn.error).toBeUndefined();
+		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID }, { chat_id: DEMO_GROUP_ID, message_id: message.message_id }]);
+		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
+	});
+
+	test('Unpin All Messages, version 1.1, without a Message ID: refused before sending', async () => {
+		actions.expectRefused(
+			await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: '={{ $json.message_id }}' }, undefined, { typeVersion: 1.1 }),
+			'Message ID: is required [item 0]',
+		);
+	});
+
 	test('Disable Notification goes out only when switched on', async () => {
 		const message = groupMessage();
 		await run({ operation: 'pinChatMessage', chatId: DEMO_GROUP_ID, messageId: message.message_id, disableNotification: true });
@@ -144,6 +182,22 @@ describe('Chat → Get Member / Get Administrators / Get Member Count', () => {
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].is_member).toBe(before !== undefined);
 	});
+
+	test.each(['member', 'chat_member', 'in_chat_member', 'user'] as const)(
+		'Get Member when Rubika answers {"%s": null} for who is not in the chat: is_member false',
+		async (key) => {
+			actions.sandbox.configure({ memberAnswerKey: key, nonMemberAnswer: 'null' });
+			await run({ operation: 'banChatMember', chatId: DEMO_GROUP_ID, userId: ali.user_id });
+			const result = await run({ operation: 'getChatMember', chatId: DEMO_GROUP_ID, userId: '={{ $json.user }}' }, [
+				{ json: { user: ali.user_id } },
+				{ json: { user: sara.user_id } },
+			]);
+			expect(result.error).toBeUndefined();
+			const [banned, owner] = jsonOf(result);
+			expect(banned).toEqual({ [key]: null, chat_id: DEMO_GROUP_ID, user_id: ali.user_id, is_member: false });
+			expect(owner).toMatchObject({ chat_id: DEMO_GROUP_ID, user_id: sara.user_id, status: 'Creator', is_member: true });
+		},
+	);
 
 	test('Get Administrators: one item per owner or admin, the bot included where it is one', async () => {
 		const result = await run({ operation: 'getChatAdministrators', chatId: DEMO_GROUP_ID });
@@ -212,14 +266,21 @@ describe('Message → Send Poll: quizzes, multiple answers, public votes', () =>
 		expect(bodies('sendPoll')).toEqual([{ chat_id: DEMO_GROUP_ID, question: '2 + 2?', options: ['3', '4', '5'] }]);
 	});
 
-	test('a quiz: type, the correct answer counted from 0, the explanation; the output says what was sent; stored', async () => {
+	test('a quiz: type, single answer and anonymous (always, as the libraries send them), the correct answer counted from 0, the explanation; the output says what was sent; stored', async () => {
 		const result = await run({ ...poll, pollType: 'quiz', correctAnswer: 2, explanation: ' Two and two make four ' });
 		expect(result.error).toBeUndefined();
-		const sent = { type: 'Quiz', correct_option_index: 1, explanation: 'Two and two make four' };
+		const sent = { type: 'Quiz', allows_multiple_answers: false, is_anonymous: true, correct_option_index: 1, explanation: 'Two and two make four' };
 		expect(bodies('sendPoll')).toEqual([{ chat_id: DEMO_GROUP_ID, question: '2 + 2?', options: ['3', '4', '5'], ...sent }]);
 		const [output] = jsonOf(result);
 		expect(output).toMatchObject({ chat_id: DEMO_GROUP_ID, question: '2 + 2?', options: ['3', '4', '5'], ...sent });
 		expect(actions.sandbox.message(DEMO_GROUP_ID, output.message_id as string)?.poll).toMatchObject(sent);
+	});
+
+	test('a quiz with public votes says is_anonymous false', async () => {
+		await run({ ...poll, pollType: 'quiz', correctAnswer: 3, anonymous: false });
+		expect(bodies('sendPoll')).toEqual([
+			{ chat_id: DEMO_GROUP_ID, question: '2 + 2?', options: ['3', '4', '5'], type: 'Quiz', allows_multiple_answers: false, is_anonymous: false, correct_option_index: 2 },
+		]);
 	});
 
 	test('multiple answers and public votes on a regular poll', async () => {

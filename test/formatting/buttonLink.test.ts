@@ -5,6 +5,7 @@
 import { buttonLinkProblems, isHttpUrl } from '../../nodes/shared/buttonLink';
 import { InputError } from '../../nodes/shared/errors';
 import { validateKeypad as validateNodeKeypad } from '../../nodes/shared/keypad';
+import { defaultConfig } from '../../sandbox/config';
 import { ApiError } from '../../sandbox/errors';
 import { validateKeypad as validateSandboxKeypad } from '../../sandbox/validation';
 
@@ -108,7 +109,7 @@ describe('the node and the sandbox refuse the same link buttons', () => {
 			nodeError = error;
 		}
 		try {
-			validateSandboxKeypad(structuredClone(keypad), 'inline_keypad', 'inline', 'both');
+			validateSandboxKeypad(structuredClone(keypad), 'inline_keypad', 'inline', defaultConfig());
 		} catch (error) {
 			sandboxError = error;
 		}

@@ -1,12 +1,19 @@
 /**
  * Every documentation link the package shows in n8n (the nodes' codex files, the credential) and every
  * link between the repository's own documents leads somewhere: the file exists, and an #anchor names a
- * heading of that file, slugged the way GitHub slugs headings.
+ * heading of that file, slugged the way GitHub slugs headings. The links n8n's editor opens still lead there
+ * once n8n has added its tracking query to them, and the pages they open cover their node.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
+import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
 import { RubikaApi } from '../../credentials/RubikaApi.credentials';
+import { RESOURCES } from '../../nodes/Rubika/actions';
+import { Rubika } from '../../nodes/Rubika/Rubika.node';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
+import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
 
 const ROOT = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/n8n-nodes-rubika/n8n-nodes-rubika';
@@ -107,4 +114,101 @@ test('every link between the repository\'s documents leads to a file and a headi
 		}
 	}
 	expect(checked).toBeGreaterThan(20);
+});
+
+// --- The links as n8n's editor opens them --------------------------------------------------------------
+
+interface Codex {
+	resources?: { primaryDocumentation?: Array<{ url: string }>; credentialDocumentation?: Array<{ url: string }> };
+}
+
+/**
+ * The address the node panel's "Docs" link opens, built as n8n's editor builds it (useNodeDocsUrl in
+ * n8n-editor-ui, the same in 2.8.4 and 2.41.1): a description's documentationUrl starting with "http" as it
+ * is; else the codex's first primaryDocumentation URL with "?" and tracking parameters appended as text, so
+ * that after a #fragment they become part of the fragment; else the package's npm page.
+ */
+function nodeDocsUrlAsN8nBuildsIt(type: { name: string; documentationUrl?: string; codex?: Codex }): string {
+	if (type.documentationUrl?.startsWith('http')) return type.documentationUrl;
+	const utm = new URLSearchParams({ utm_source: 'n8n_app', utm_medium: 'node_settings_modal-credential_link', utm_campaign: type.name });
+	const primary = type.codex?.resources?.primaryDocumentation?.[0]?.url;
+	if (primary) return `${primary}?${utm.toString()}`;
+	return `https://www.npmjs.com/package/${type.name.split('.')[0]}`;
+}
+
+/** The credential dialog's documentation link (n8n-editor-ui, 2.8.4 and 2.41.1): outside docs.n8n.io, as it is. */
+function credentialDocsUrlAsN8nBuildsIt(documentationUrl: string): string {
+	const url = new URL(documentationUrl);
+	if (url.hostname !== 'docs.n8n.io') return documentationUrl;
+	url.searchParams.set('utm_source', 'n8n_app');
+	return url.href;
+}
+
+/** The repository file a GitHub address of this repository shows (README.md for the repository itself). */
+function repositoryFile(address: URL): string {
+	const path = address.pathname.replace(/^\/n8n-nodes-rubika\/n8n-nodes-rubika\/?/, '').replace(/^blob\/main\//, '');
+	return path === '' ? 'README.md' : decodeURIComponent(path);
+}
+
+/** Each node type as n8n loads it: every version's description, named with the package, with its codex. */
+function nodeTypes(): Array<{ node: string; type: INodeTypeDescription & { codex: Codex } }> {
+	const codexOf = (folder: string, file: string) => JSON.parse(readFileSync(join(ROOT, 'nodes', folder, file), 'utf8')) as Codex;
+	const found: Array<{ node: string; type: INodeTypeDescription & { codex: Codex } }> = [];
+	const add = (node: string, folder: string, description: INodeTypeDescription) =>
+		found.push({ node, type: { ...description, name: `n8n-nodes-rubika.${description.name}`, codex: codexOf(folder, `${folder}.node.json`) } });
+	add('Rubika', 'Rubika', new Rubika().description);
+	for (const [version, type] of Object.entries(new RubikaTrigger().nodeVersions)) add(`Rubika Trigger v${version}`, 'RubikaTrigger', type.description);
+	for (const [version, type] of Object.entries(new RubikaWebhookTrigger().nodeVersions)) {
+		add(`Rubika Webhook Trigger v${version}`, 'RubikaWebhookTrigger', type.description);
+	}
+	return found;
+}
+
+test('n8n appends its tracking query after a #fragment, where the browser reads it as part of the fragment', () => {
+	const built = nodeDocsUrlAsN8nBuildsIt({ name: 'n8n-nodes-rubika.rubikaTrigger', codex: { resources: { primaryDocumentation: [{ url: `${REPOSITORY}#rubika-trigger` }] } } });
+	const url = new URL(built);
+	expect(url.hash).toBe('#rubika-trigger?utm_source=n8n_app&utm_medium=node_settings_modal-credential_link&utm_campaign=n8n-nodes-rubika.rubikaTrigger');
+	expect(url.search).toBe('');
+});
+
+test.each(nodeTypes())('$node: the Docs link n8n opens has no fragment and leads to a page of the repository', ({ type }) => {
+	const built = nodeDocsUrlAsN8nBuildsIt(type);
+	const url = new URL(built);
+	expect({ built, hash: url.hash }).toEqual({ built, hash: '' });
+	expect(url.searchParams.get('utm_source')).toBe('n8n_app');
+	expect(`${url.origin}${url.pathname}`.startsWith(REPOSITORY)).toBe(true);
+	const file = repositoryFile(url);
+	expect({ built, file, exists: existsSync(join(ROOT, file)) }).toEqual({ built, file, exists: true });
+});
+
+test('the credential\'s link and every link of the codex files have no fragment either', () => {
+	const credential = credentialDocsUrlAsN8nBuildsIt(new RubikaApi().documentationUrl);
+	const links = [credential, ...nodeTypes().flatMap(({ type }) => Object.values(type.codex.resources ?? {}).flatMap((list) => list.map(({ url }) => url)))];
+	for (const link of links) {
+		const url = new URL(link);
+		expect({ link, hash: url.hash }).toEqual({ link, hash: '' });
+		expect({ link, exists: existsSync(join(ROOT, repositoryFile(url))) }).toEqual({ link, exists: true });
+	}
+	expect(repositoryFile(new URL(credential))).toBe('docs/credentials.md');
+});
+
+describe("the action node's page", () => {
+	const page = readFileSync(join(ROOT, 'docs', 'rubika-node.md'), 'utf8');
+	const rowOf = (first: string) => page.split('\n').find((line) => line.startsWith(`| ${first} |`)) ?? '';
+
+	test('names every operation in the row of its resource', () => {
+		for (const resource of RESOURCES) {
+			const listed = rowOf(resource.name).split('|')[2]?.split(',').map((name) => name.trim()) ?? [];
+			expect({ resource: resource.name, listed: [...listed].sort() }).toEqual({ resource: resource.name, listed: resource.operations.map((operation) => operation.name).sort() });
+		}
+	});
+
+	test("lists every button type as the node names it, with Rubika's name", () => {
+		const keypad = new Rubika().description.properties.find((property) => property.name === 'inlineKeypad');
+		const rows = (keypad?.options?.[0] as { values: Array<{ name: string; options?: Array<{ values?: Array<{ name: string; options?: unknown }> }> }> }).values;
+		const button = rows.find((entry) => entry.name === 'buttons')?.options?.[0]?.values ?? [];
+		const types = (button.find((field) => field.name === 'type')?.options ?? []) as INodePropertyOptions[];
+		expect(types.length).toBeGreaterThan(20);
+		for (const { name, value } of types) expect({ name, row: rowOf(name).startsWith(`| ${name} | \`${value}\` |`) }).toEqual({ name, row: true });
+	});
 });

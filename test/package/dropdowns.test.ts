@@ -53,6 +53,6 @@ test('each kind of list built in code is among those checked', () => {
 	const checked = Object.values(descriptions).flatMap((description) => dropdowns(description.properties));
 	for (const name of BUILT_IN_CODE) expect({ name, found: checked.some((list) => lastPart(list.path) === name) }).toEqual({ name, found: true });
 	expect(checked.filter((list) => list.path === 'operation').map((list) => list.names.length).sort((a, b) => a - b)).toEqual([1, 1, 3, 3, 11, 11]);
-	const buttonTypes = checked.find((list) => list.names.includes('AskMyPhoneNumber'));
-	expect(buttonTypes?.names.slice(0, 3)).toEqual(['AskLocation', 'AskMyLocation', 'AskMyPhoneNumber']);
+	const buttonTypes = checked.find((list) => list.names.includes('Ask for Phone Number'));
+	expect(buttonTypes?.names.slice(0, 3)).toEqual(['Ask for a Location', 'Ask for Own Location', 'Ask for Phone Number']);
 });

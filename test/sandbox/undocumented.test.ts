@@ -1,7 +1,8 @@
 /**
  * The methods only Rubika's client libraries call (sendSticker, pin/unpin, members) and sendPoll's extra
- * fields, over real HTTP: what each answers, the state it changes, each refusal, and the two knobs that
- * play a Rubika without them (absentMethods, pollExtras).
+ * fields, over real HTTP: what each answers, the state it changes, each refusal, the knobs that play a
+ * Rubika without them (absentMethods, pollExtras) and the knobs for what is unknown about them
+ * (memberAnswerKey, nonMemberAnswer, unpinAllMessageId).
  */
 import axios from 'axios';
 
@@ -25,7 +26,15 @@ const t = useSandbox();
 
 // After useSandbox's reset: every test starts from the same config.
 beforeEach(() => {
-	t.sandbox.configure({ absentMethods: [], pollExtras: 'accept', explicitNulls: false, unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' } });
+	t.sandbox.configure({
+		absentMethods: [],
+		pollExtras: 'accept',
+		explicitNulls: false,
+		memberAnswerKey: 'member',
+		nonMemberAnswer: 'status',
+		unpinAllMessageId: 'ignore',
+		unknownMethod: { httpStatus: 200, status: 'INVALID_INPUT', devMessage: 'Unknown method' },
+	});
 });
 
 const pinned = (chatId: string) => t.sandbox.chat(chatId).pinned_message_ids;
@@ -137,6 +146,19 @@ describe('pinChatMessage, unpinChatMessage, unpinAllChatMessages', () => {
 		expect(pinned(DEMO_CHANNEL_ID)).toEqual([]);
 	});
 
+	test('unpinAllMessageId "require": without a message_id INVALID_INPUT, with one of the chat every pin goes', async () => {
+		t.sandbox.configure({ unpinAllMessageId: 'require' });
+		const [first, second] = [await send(DEMO_CHANNEL_ID, 'news'), await send(DEMO_CHANNEL_ID, 'more news')];
+		await ok(t.sandbox, 'pinChatMessage', { chat_id: DEMO_CHANNEL_ID, message_id: second });
+		expect(await fails(t.sandbox, 'unpinAllChatMessages', { chat_id: DEMO_CHANNEL_ID })).toBe('message_id is required');
+		expect(await fails(t.sandbox, 'unpinAllChatMessages', { chat_id: DEMO_CHANNEL_ID, message_id: 'whatever' })).toBe(
+			`message_id: message whatever not found in chat ${DEMO_CHANNEL_ID}`,
+		);
+		expect(pinned(DEMO_CHANNEL_ID)).toEqual([second]);
+		expect(await ok(t.sandbox, 'unpinAllChatMessages', { chat_id: DEMO_CHANNEL_ID, message_id: first })).toEqual({});
+		expect(pinned(DEMO_CHANNEL_ID)).toEqual([]);
+	});
+
 	test('deleting a pinned message unpins it, whoever deletes it', async () => {
 		const byBot = await send(DEMO_GROUP_ID, 'from the bot');
 		const byAli = t.sandbox.userSendMessage({ userId: ali.user_id, chatId: DEMO_GROUP_ID, text: 'from Ali' }).message_id;
@@ -197,6 +219,20 @@ describe('getChatMember, getChatAdministrators, getChatMemberCount', () => {
 			member: { user_id: ali.user_id, first_name: 'Ali', last_name: null, username: null, status: 'Member' },
 		});
 		expect((await ok(t.sandbox, 'getChatMember', { chat_id: DEMO_CHANNEL_ID, user_id: DEMO_BOT_ID })).member).toHaveProperty('last_name', null);
+	});
+
+	test('memberAnswerKey and nonMemberAnswer "null": the member under another key, and null for whoever is not in the chat', async () => {
+		t.sandbox.configure({ memberAnswerKey: 'in_chat_member', nonMemberAnswer: 'null' });
+		await ok(t.sandbox, 'banChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id });
+		const stranger = t.sandbox.addUser({ first_name: 'Nima' });
+		expect(await ok(t.sandbox, 'getChatMember', { chat_id: DEMO_GROUP_ID, user_id: sara.user_id })).toEqual({
+			in_chat_member: { user_id: sara.user_id, first_name: 'Sara', last_name: 'Karimi', username: 'sara_k', status: 'Creator' },
+		});
+		expect(await ok(t.sandbox, 'getChatMember', { chat_id: DEMO_GROUP_ID, user_id: ali.user_id })).toEqual({ in_chat_member: null });
+		expect(await ok(t.sandbox, 'getChatMember', { chat_id: DEMO_GROUP_ID, user_id: stranger.user_id })).toEqual({ in_chat_member: null });
+		expect(() => t.sandbox.configure({ memberAnswerKey: 'members' as never })).toThrow('memberAnswerKey must be one of member, chat_member, in_chat_member, user');
+		expect(() => t.sandbox.configure({ nonMemberAnswer: 'absent' as never })).toThrow('nonMemberAnswer must be status or null');
+		expect(() => t.sandbox.configure({ unpinAllMessageId: 'maybe' as never })).toThrow('unpinAllMessageId must be ignore or require');
 	});
 
 	test('getChatAdministrators: the owner first, then the admins in the order they became admins', async () => {

@@ -578,8 +578,8 @@ describe('taps on Send and Wait\'s answer buttons', () => {
 			expect(sandbox.deliveries.map((delivery) => [delivery.kind, delivery.httpStatus])).toEqual([['inline_message', 200]]);
 			const [{ url, body }] = waiting.received;
 			expect(url).toBe(`/webhook-waiting/17?signature=${'cd'.repeat(32)}`);
-			expect(tapProblem(DEMO_BOT_TOKEN, body, '17', Date.now())).toBeUndefined();
-			expect(body.rubikaChatAnswer).toMatchObject({ decision: 'approve', chat_id: sara.chat_id, message_id: messageId, sender_id: sara.user_id });
+			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '17', resumeToken: 'cd'.repeat(32) }, Date.now())).toBeUndefined();
+			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'approve', chat_id: sara.chat_id, message_id: messageId, sender_id: sara.user_id });
 		} finally {
 			await waiting.close();
 		}

@@ -1,11 +1,13 @@
 /**
- * The Formatting fields of a text (None, Markdown, Builder or JSON) and the reader that turns the text and
- * its formatting into request fields, checked against the text.
+ * The Formatting fields of a text (None, Builder, HTML, JSON or Markdown) and the reader that turns the text
+ * and its formatting into request fields, checked against the text.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { optionsNamedByValue } from '../../shared/descriptions';
 import { InputError } from '../../shared/errors';
+import type { FormattedText } from '../../shared/formattedText';
+import { htmlToRubika } from '../../shared/html';
 import { markdownToRubika } from '../../shared/markdown';
 import { parseMetadataJson, validateMetadataParts } from '../../shared/metadata';
 import { METADATA_TYPES } from '../../shared/types';
@@ -16,12 +18,20 @@ import { parameter, withInputErrors } from './params';
 /** Field names used in error messages; they match the display names of the fields below. */
 const PARTS_FIELD = 'Formatting Parts';
 const JSON_FIELD = 'Formatting (JSON)';
-const MARKDOWN_FIELD = 'Formatting (Markdown)';
+
+/**
+ * The formattings that rewrite the text: how each converts it, the field its errors name, and what the
+ * conversion removes (for the error when nothing else is left).
+ */
+const CONVERSIONS = new Map<string, { convert: (source: string) => FormattedText; field: string; markup: string }>([
+	['html', { convert: htmlToRubika, field: 'Formatting (HTML)', markup: 'HTML tags' }],
+	['markdown', { convert: markdownToRubika, field: 'Formatting (Markdown)', markup: 'Markdown markers' }],
+]);
 
 const METADATA_TYPE_OPTIONS = optionsNamedByValue(METADATA_TYPES);
 
 /**
- * Formatting of a text field. Fields: `formatting` ('none' | 'markdown' | 'builder' | 'json'; default
+ * Formatting of a text field. Fields: `formatting` ('none' | 'builder' | 'html' | 'json' | 'markdown'; default
  * 'none' — text is never parsed unless asked), `formattingParts` (builder), `metadataJson`.
  * `textField` is the display name of the formatted field, used in the descriptions.
  */
@@ -103,6 +113,12 @@ export function formattingProperties(textField = 'Text'): INodeProperties[] {
 				],
 			},
 			{
+				name: 'HTML',
+				value: 'html',
+				// n8n shows descriptions as HTML, so the tags are written as references to be seen.
+				description: `Read ${textField} as HTML: &lt;b&gt;, &lt;i&gt;, &lt;u&gt;, &lt;s&gt;, &lt;tg-spoiler&gt;, &lt;code&gt;, &lt;pre&gt;, &lt;blockquote&gt;, &lt;a href="https://…"&gt;, &lt;a href="u0…"&gt;, &lt;br&gt;; other tags stay as text`,
+			},
+			{
 				name: 'JSON',
 				value: 'json',
 				description: 'Give Rubika metadata {"meta_data_parts": [...]} as JSON or from an expression',
@@ -136,10 +152,10 @@ interface BuilderPart {
 }
 
 /**
- * Reads a text parameter with its formatting. Markdown is converted (text without markers + parts);
- * builder and JSON parts are checked against the text. `metadata` is only present when there are parts.
- * With `requiredField` (the field's display name) text that ends up empty is refused, in words that say
- * whether it was left empty or the Markdown conversion emptied it.
+ * Reads a text parameter with its formatting. Markdown and HTML are converted (text without the markup +
+ * parts); builder and JSON parts are checked against the text. `metadata` is only present when there are
+ * parts. With `requiredField` (the field's display name) text that ends up empty is refused, in words that
+ * say whether it was left empty or the conversion emptied it.
  */
 export function readFormattedText(
 	this: IExecuteFunctions,
@@ -153,12 +169,13 @@ export function readFormattedText(
 	return withInputErrors(this, itemIndex, () => {
 		const formatted = applyFormatting(this, itemIndex, text, formatting);
 		if (options.requiredField !== undefined && formatted.text.trim() === '') {
-			// Markdown can leave nothing of what was typed: a lone "> " quote marker or an empty ``` block.
+			// A conversion can leave nothing of what was typed: a lone "> " quote marker, an empty <b></b>.
+			const conversion = CONVERSIONS.get(formatting);
 			throw new InputError(
 				options.requiredField,
-				text.trim() === ''
+				text.trim() === '' || conversion === undefined
 					? 'is required'
-					: 'is empty once the Markdown markers are removed; write some text or choose Formatting "None"',
+					: `is empty once the ${conversion.markup} are removed; write some text or choose Formatting "None"`,
 			);
 		}
 		return formatted.parts.length > 0
@@ -173,10 +190,11 @@ function applyFormatting(
 	itemIndex: number,
 	text: string,
 	formatting: string,
-): { text: string; parts: MetadataPart[] } {
-	if (formatting === 'markdown') {
-		const converted = markdownToRubika(text);
-		validateMetadataParts(converted.text, converted.parts, MARKDOWN_FIELD);
+): FormattedText {
+	const conversion = CONVERSIONS.get(formatting);
+	if (conversion !== undefined) {
+		const converted = conversion.convert(text);
+		validateMetadataParts(converted.text, converted.parts, conversion.field);
 		return converted;
 	}
 	if (formatting === 'builder') {

@@ -87,9 +87,10 @@ export function readAnswerIn(value: unknown): AnswerIn {
 
 /**
  * The resume token n8n gave this execution, read from its resume address (n8n 2.14+ add `?signature=<token>`
- * to `$execution.resumeUrl`); undefined where n8n has none (2.8.4).
+ * to `$execution.resumeUrl`); undefined where n8n has none (2.8.4). The same when the question is sent and
+ * when a tap arrives at the waiting node.
  */
-export function resumeTokenOf(context: IExecuteFunctions, itemIndex: number): string | undefined {
+export function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex = 0): string | undefined {
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex) ?? '');
 	try {
 		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
@@ -151,7 +152,8 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 	};
 	const botToken = (await tokenOf(this)) ?? '';
 	const request = this.getRequestObject();
-	const problem = request.method === 'POST' ? tapProblem(botToken, this.getBodyData(), this.getExecutionId(), Date.now()) : 'not a tap';
+	const question = { executionId: this.getExecutionId(), resumeToken: resumeTokenOf(this) };
+	const problem = request.method === 'POST' ? tapProblem(botToken, this.getBodyData(), question, Date.now()) : 'not a tap';
 	if (problem !== undefined) {
 		this.logger.warn(`Rubika Send and Wait: refused an answer that is not a genuine tap (${problem})`);
 		return answer(403, { status: 'refused', reason: problem });

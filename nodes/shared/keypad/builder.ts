@@ -4,19 +4,28 @@ import { isPlainObject, parseJsonField } from '../json';
 import type { Button, ButtonLink, Keypad } from '../types';
 import type { KeypadKind } from './common';
 import { canonicalButtonType, generatedButtonId, place, syncOneTimeFlag } from './common';
+import type { ButtonSettingsFields } from './settings';
+import { buttonSettings, buttonSettingsKey } from './settings';
 import { validateKeypad } from './validate';
 
 /** Keys the builder's "extra fields" may not set, because they have their own field. */
 const RESERVED_BUTTON_FIELDS = ['id', 'type', 'button_text', 'text'];
 
-/** One button as the builder UI stores it (see `keypadBuilderProperty` in nodes/Rubika/helpers/keypadRows.ts). */
-export interface BuilderButton {
+/**
+ * One button as the builder UI stores it (see `keypadBuilderProperty` in nodes/Rubika/helpers/keypadRows.ts).
+ * The settings fields of its type (settings.ts) exist from node version 1.1 on.
+ */
+export interface BuilderButton extends ButtonSettingsFields {
 	/** Empty → generated as `r<row>b<column>`, counted from 1. */
 	id?: string | number;
 	/** One of BUTTON_TYPES; empty → `Simple`. */
 	type?: string;
 	text?: string;
-	/** Button Options; `extra` is a JSON object with type-specific sub-objects, e.g. `{"button_calendar": {...}}`. */
+	/**
+	 * `extra`: a JSON object merged into the button, e.g. `{"button_calendar": {...}}`; a settings object it
+	 * names replaces the one the settings fields would build. Version 1 offers it for every type, 1.1 only
+	 * for the types that have settings.
+	 */
 	options?: { extra?: string | Record<string, unknown> };
 	/** Link buttons: what they open, and the address or channel. */
 	linkType?: string;
@@ -63,6 +72,12 @@ export function buildKeypadFromRows(
 						button_text: entry.text ?? '',
 					};
 					if (button.type === 'Link' && extra.button_link === undefined) button.button_link = builderLink(entry);
+					const key = buttonSettingsKey(button.type);
+					if (key !== undefined && extra[key] === undefined) {
+						const problem = (message: string) => new InputError(field, `${place(rowIndex, column)}: ${message}`);
+						const settings = buttonSettings(button.type, entry, problem);
+						if (settings) button[key] = settings;
+					}
 					return button;
 				}),
 			};

@@ -7,5 +7,7 @@ export type { KeypadKind } from './common';
 export { generatedButtonId } from './common';
 export type { BuilderButton, BuilderRow, ChatKeypadFlags } from './builder';
 export { buildKeypadFromRows } from './builder';
+export type { ButtonSettingsFields } from './settings';
+export { BUTTON_SETTINGS } from './settings';
 export { parseKeypad } from './parse';
 export { validateKeypad } from './validate';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/errors';
+import { readCoordinate } from '../../../shared/coordinates';
 import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
@@ -42,29 +42,3 @@ export const sendLocation: RubikaOperation = {
 		return { ...data, chat_id: chatId, latitude, longitude };
 	},
 };
-
-/**
- * Rubika types coordinates as strings (facts §2). The user's digits are kept as written (no rounding
- * through a float); numbers from expressions are written out without exponent notation.
- */
-export function readCoordinate(value: unknown, field: string, bound: number): string {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) throw new InputError(field, `must be a number, got ${value}`);
-		text = /e/i.test(String(value)) ? value.toFixed(12).replace(/\.?0+$/, '') : String(value);
-	} else if (typeof value === 'string') {
-		text = value.trim();
-	} else if (value === undefined || value === null) {
-		text = '';
-	} else {
-		throw new InputError(field, `must be a number, got ${JSON.stringify(value)}`);
-	}
-	if (text === '') throw new InputError(field, 'is required');
-	if (!/^-?\d+(\.\d+)?$/.test(text)) {
-		throw new InputError(field, `must be a decimal number such as 35.6892 (with a dot), got "${text}"`);
-	}
-	if (Math.abs(Number(text)) > bound) {
-		throw new InputError(field, `must be between -${bound} and ${bound}, got ${text}`);
-	}
-	return text;
-}

@@ -101,13 +101,13 @@ export const sendPoll: RubikaOperation = {
 
 /**
  * Quizzes, multiple answers and public voting: fields the client libraries send (rubpy, rubka) but the
- * official documentation does not list (docs/api-facts.md §9), so each says so. Left at their defaults they
- * add nothing to the request, which then stays the documented one.
+ * official documentation does not list (docs/api-facts.md §9), so each says so. A regular poll left at their
+ * defaults adds nothing to the request, which then stays the documented one.
  */
 function pollKindProperties(): INodeProperties[] {
 	return [
 		{
-			displayName: `Poll Type, Correct Answer, Explanation, Allow Multiple Answers and Anonymous: ${UNDOCUMENTED_NOTE}. Left at their defaults they add nothing to the request.`,
+			displayName: `Poll Type, Correct Answer, Explanation, Allow Multiple Answers and Anonymous: ${UNDOCUMENTED_NOTE}. A regular poll left at their defaults adds nothing to the request.`,
 			name: 'pollKindNotice',
 			type: 'notice',
 			default: '',
@@ -159,9 +159,14 @@ function pollKindProperties(): INodeProperties[] {
 	];
 }
 
-/** The poll's kind as request fields: only what differs from an anonymous single-answer regular poll. */
+/**
+ * The poll's kind as request fields. A regular poll sends only what differs from an anonymous single-answer
+ * poll, so the default one is the documented request. A quiz always carries allows_multiple_answers (false:
+ * one answer is correct) and is_anonymous, as every quiz of the libraries that make them (rubpy, rubka) does.
+ */
 function readPollKind(context: IExecuteFunctions, itemIndex: number, answerCount: number): IDataObject {
 	const fields: IDataObject = {};
+	const anonymous = readSwitch(context, 'anonymous', itemIndex, 'Anonymous', true);
 	const type = readString(context, 'pollType', itemIndex, POLL_TYPE_FIELD).trim().toLowerCase() || 'regular';
 	if (type !== 'regular' && type !== 'quiz') {
 		throw new InputError(POLL_TYPE_FIELD, `must be regular or quiz, got "${type}"`);
@@ -172,13 +177,15 @@ function readPollKind(context: IExecuteFunctions, itemIndex: number, answerCount
 			throw new InputError(CORRECT_ANSWER_FIELD, `is answer ${correct}, but the poll has only ${answerCount} answers`);
 		}
 		fields.type = 'Quiz';
+		fields.allows_multiple_answers = false;
+		fields.is_anonymous = anonymous;
 		fields.correct_option_index = correct - 1;
 		const explanation = readString(context, 'explanation', itemIndex, EXPLANATION_FIELD).trim();
 		if (explanation !== '') fields.explanation = explanation;
-	} else if (readSwitch(context, 'allowMultipleAnswers', itemIndex, 'Allow Multiple Answers', false)) {
-		fields.allows_multiple_answers = true;
+		return fields;
 	}
-	if (!readSwitch(context, 'anonymous', itemIndex, 'Anonymous', true)) fields.is_anonymous = false;
+	if (readSwitch(context, 'allowMultipleAnswers', itemIndex, 'Allow Multiple Answers', false)) fields.allows_multiple_answers = true;
+	if (!anonymous) fields.is_anonymous = false;
 	return fields;
 }
 

@@ -1,0 +1,178 @@
+/**
+ * One probe: the sequence against the service at the base URL, the same sequence against a sandbox started
+ * here, and the report: every exchange, what was found, and where the two differ. The token is removed from the
+ * whole report by the transport's own redaction (nodes/shared/transport/redact.ts) before anyone sees it.
+ */
+import packageJson from '../package.json';
+import { redactToken } from '../nodes/shared/transport/redact';
+import { RUBIKA_METHODS } from '../nodes/shared/types';
+import { saysMethodIsUnknown } from '../nodes/shared/unknownMethod';
+import { DEMO_BOT_TOKEN, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS, startSandbox } from '../sandbox';
+import { answerLabel, answerOf, isRateLimited, ProbeClient } from './client';
+import type { Difference, Exchange, Findings, MethodSummary, ProbeReport, ProbeSettings } from './report';
+import { REPORT_FORMAT, UNKNOWN_METHOD } from './report';
+import type { ProbeInputs, RunResult } from './sequence';
+import { runSequence } from './sequence';
+import { shapeDifferences, shapeOf } from './shapes';
+
+export async function runProbe(settings: ProbeSettings, token: string, log: (line: string) => void = () => undefined): Promise<ProbeReport> {
+	const startedAt = new Date().toISOString();
+	const client = new ProbeClient(settings.baseUrl, token, settings.paceMs, log);
+	const real = await runSequence(client, { chatId: settings.chatId, stickerId: settings.stickerId, banMemberId: settings.banMemberId }, settings);
+	const findings = allFindings(real, client.exchanges);
+	let differences: Difference[] = [];
+	let notCompared: string | undefined = real.stopped === undefined ? undefined : 'the run stopped early';
+	if (notCompared === undefined) {
+		log('the same against the sandbox…');
+		const sandbox = await startSandbox();
+		try {
+			const reference = new ProbeClient(sandbox.baseUrl, DEMO_BOT_TOKEN, 0, () => undefined);
+			const result = await runSequence(reference, sandboxInputs(real.chatType, settings), settings);
+			if (result.stopped !== undefined) notCompared = `the sandbox run stopped: ${result.stopped}`;
+			else {
+				differences = [
+					...exchangeDifferences(client.exchanges, reference.exchanges),
+					...findingDifferences(findings, allFindings(result, reference.exchanges)),
+				];
+			}
+		} finally {
+			await sandbox.close();
+		}
+	}
+	const report: ProbeReport = {
+		format: REPORT_FORMAT,
+		tool: `${packageJson.name} ${packageJson.version} probe`,
+		startedAt,
+		finishedAt: new Date().toISOString(),
+		settings,
+		...(real.chatType === undefined ? {} : { chatType: real.chatType }),
+		...(real.stopped === undefined ? {} : { stopped: real.stopped }),
+		methods: methodSummaries(client.exchanges, real),
+		findings,
+		differences,
+		...(notCompared === undefined ? {} : { notCompared }),
+		exchanges: client.exchanges,
+	};
+	return withoutToken(report, token);
+}
+
+/** The report with the token gone from every URL, body, header and message; refused if any trace is left. */
+function withoutToken(report: ProbeReport, token: string): ProbeReport {
+	const text = redactToken(JSON.stringify(report), token);
+	if (text.includes(token) || text.includes(encodeURIComponent(token))) {
+		throw new Error('the report would still hold the bot token, so it was not written (is the token shorter than 4 characters?)');
+	}
+	return JSON.parse(text) as ProbeReport;
+}
+
+/** The sandbox's counterparts of the inputs: a chat of the same type, a member of it, a sticker of its catalogue. */
+function sandboxInputs(chatType: string | undefined, settings: ProbeSettings): ProbeInputs {
+	const place =
+		chatType === 'Group'
+			? { chatId: DEMO_GROUP_ID, member: DEMO_USERS.ali.user_id }
+			: chatType === 'Channel'
+				? { chatId: DEMO_CHANNEL_ID, member: DEMO_USERS.ali.user_id }
+				: { chatId: DEMO_USERS.sara.chat_id, member: DEMO_USERS.sara.user_id };
+	return {
+		chatId: place.chatId,
+		...(settings.stickerId ? { stickerId: DEMO_STICKERS.like.sticker_id } : {}),
+		...(settings.banMemberId ? { banMemberId: place.member } : {}),
+	};
+}
+
+function allFindings(result: RunResult, exchanges: Exchange[]): Findings {
+	return {
+		...result.findings,
+		bareBigIntegers: exchanges.some((exchange) => exchange.response?.bareBigIntegers === true),
+		rateLimited: exchanges.filter((exchange) => isRateLimited(answerOf(exchange))).length,
+		absentMethods: absentMethods(exchanges, result.findings.unknownMethod),
+	};
+}
+
+/**
+ * Methods never answered OK, and answered at least once in words that say the method is unknown (the node's own
+ * test) or exactly as the made-up method was (its name aside).
+ */
+function absentMethods(exchanges: Exchange[], unknown: Findings['unknownMethod']): string[] {
+	const answered = exchanges.filter((exchange) => (RUBIKA_METHODS as readonly string[]).includes(exchange.method));
+	const succeeded = new Set(answered.filter((exchange) => answerOf(exchange).ok).map((exchange) => exchange.method));
+	const absent = answered.filter((exchange) => {
+		const answer = answerOf(exchange);
+		if (succeeded.has(exchange.method) || exchange.response === undefined) return false;
+		if (saysMethodIsUnknown(exchange.method, { httpCode: answer.httpStatus ?? 0, ...answer })) return true;
+		return (
+			unknown !== undefined &&
+			answer.httpStatus === unknown.httpStatus &&
+			answer.status === unknown.status &&
+			answer.devMessage?.split(exchange.method).join(UNKNOWN_METHOD) === unknown.devMessage
+		);
+	});
+	return [...new Set(absent.map((exchange) => exchange.method))];
+}
+
+/** Every method of the node, in the registry's order: what it answered, and its experiments, or why it was not called. */
+function methodSummaries(exchanges: Exchange[], result: RunResult): Record<string, MethodSummary> {
+	return Object.fromEntries(
+		RUBIKA_METHODS.map((method): [string, MethodSummary] => {
+			const calls = exchanges.filter((exchange) => exchange.method === method);
+			const asTheNodeCalls = calls.filter((exchange) => exchange.kind === 'method');
+			const experiments = calls.filter((exchange) => exchange.kind === 'experiment').map((exchange) => `${exchange.step}: ${answerLabel(exchange)}`);
+			const skipped = asTheNodeCalls.length > 0 ? undefined : result.skipped.get(method) ?? 'the probe does not call this method yet';
+			return [
+				method,
+				{
+					answers: [...new Set(asTheNodeCalls.map(answerLabel))],
+					...(experiments.length > 0 ? { experiments: [...new Set(experiments)] } : {}),
+					...(skipped === undefined ? {} : { skipped }),
+				},
+			];
+		}),
+	);
+}
+
+/** Step by step: the HTTP status and the shape of each answer (the button id search is compared by its finding). */
+function exchangeDifferences(real: Exchange[], sandbox: Exchange[]): Difference[] {
+	const byStep = (exchanges: Exchange[]) => new Map(exchanges.filter((exchange) => !exchange.unpaired).map((exchange) => [exchange.step, exchange]));
+	const [ours, theirs] = [byStep(real), byStep(sandbox)];
+	const differences: Difference[] = [];
+	for (const [step, exchange] of ours) {
+		const other = theirs.get(step);
+		const where = { step, method: exchange.method };
+		if (!other) {
+			differences.push({ ...where, path: '(step)', real: 'called', sandbox: 'not called' });
+			continue;
+		}
+		const [realStatus, sandboxStatus] = [exchange.response?.httpStatus, other.response?.httpStatus];
+		if (realStatus !== sandboxStatus) {
+			differences.push({ ...where, path: 'HTTP status', real: String(realStatus ?? 'no answer'), sandbox: String(sandboxStatus ?? 'no answer') });
+		}
+		for (const difference of shapeDifferences(shapeOf(exchange.response?.body), shapeOf(other.response?.body))) {
+			differences.push({ ...where, ...difference });
+		}
+	}
+	for (const [step, exchange] of theirs) {
+		if (!ours.has(step)) differences.push({ step, method: exchange.method, path: '(step)', real: 'not called', sandbox: 'called' });
+	}
+	return differences;
+}
+
+/** The findings that are facts about the service (not about hosts, times or this chat's content). */
+const COMPARED_FINDINGS: Record<string, (findings: Findings) => unknown> = {
+	'unknownMethod.packageSaysUnknownMethod': (findings) => findings.unknownMethod?.packageSaysUnknownMethod,
+	'linkButtons.accepted': (findings) => findings.linkButtons?.accepted,
+	'buttonIdLength.longestAccepted': (findings) => findings.buttonIdLength?.longestAccepted,
+	'buttonIdLength.shortestRefused': (findings) => findings.buttonIdLength?.shortestRefused,
+	'upload.sameHostAsApi': (findings) => findings.upload?.sameHostAsApi,
+	'download.sameHostAsApi': (findings) => findings.download?.sameHostAsApi,
+	'download.bytesMatch': (findings) => findings.download?.bytesMatch,
+	'download.again.bytesMatch': (findings) => findings.download?.again?.bytesMatch,
+	bareBigIntegers: (findings) => findings.bareBigIntegers,
+	absentMethods: (findings) => findings.absentMethods,
+};
+
+function findingDifferences(real: Findings, sandbox: Findings): Difference[] {
+	return Object.entries(COMPARED_FINDINGS).flatMap(([path, read]) => {
+		const [ours, theirs] = [JSON.stringify(read(real)) ?? '(none)', JSON.stringify(read(sandbox)) ?? '(none)'];
+		return ours === theirs ? [] : [{ step: 'findings', method: '', path, real: ours, sandbox: theirs }];
+	});
+}

@@ -1,0 +1,73 @@
+/**
+ * A probe report (`npm run probe`, probe/report.ts) as sandbox options, so the sandbox answers as the real
+ * Rubika did: how it answers an unknown method, a bad token and a bad request (HTTP status included), whether
+ * it takes link buttons, the longest button id, ids as bare big numbers, the methods it lacks, and, for each
+ * method whose answer differed from the sandbox's, the recorded answer (a refusal as it came, a success in its
+ * shape: config `recordedAnswers`). `npm run sandbox -- --replay report.json`; in tests `startSandbox(replayOptions(report).options)`.
+ */
+import { isPlainObject } from '../nodes/shared/json';
+import { RUBIKA_METHODS } from '../nodes/shared/types';
+import { answerOf, isRateLimited } from '../probe/client';
+import type { AnswerSummary, ProbeReport } from '../probe/report';
+import { REPORT_FORMAT, UNKNOWN_METHOD } from '../probe/report';
+import type { ErrorAnswer, RecordedAnswer, SandboxConfig, SandboxConfigPatch } from './config';
+
+export interface Replay {
+	options: SandboxConfigPatch;
+	/** What the sandbox plays differently from the report, in words. */
+	notes: string[];
+}
+
+export function replayOptions(input: unknown): Replay {
+	if (!isPlainObject(input) || input.format !== REPORT_FORMAT || !Array.isArray(input.exchanges) || !isPlainObject(input.findings)) {
+		throw new Error(`not a probe report of format ${REPORT_FORMAT} (written by npm run probe)`);
+	}
+	const report = input as unknown as ProbeReport;
+	const { findings } = report;
+	const notes: string[] = [];
+	const options: SandboxConfigPatch = {
+		bareNumericIds: findings.bareBigIntegers === true,
+		absentMethods: findings.absentMethods.filter((method) => (RUBIKA_METHODS as readonly string[]).includes(method)),
+		recordedAnswers: recordedAnswers(report),
+	};
+	const unknownMethod = errorAnswer(findings.unknownMethod, 'an unknown method', notes);
+	// The probe's made-up name becomes the place where the sandbox puts the name it was asked for.
+	if (unknownMethod?.devMessage !== undefined) unknownMethod.devMessage = unknownMethod.devMessage.split(UNKNOWN_METHOD).join('{method}');
+	if (unknownMethod) options.unknownMethod = unknownMethod;
+	const badToken = errorAnswer(findings.badToken, 'a bad token', notes);
+	if (badToken) options.badToken = badToken;
+	if (findings.invalidInput?.httpStatus !== undefined) options.errorHttpStatus = findings.invalidInput.httpStatus;
+	if (findings.linkButtons) options.linkButtons = findings.linkButtons.accepted ? 'accept' : 'reject';
+	if (report.notCompared) notes.push(`the report compares nothing (${report.notCompared}), so no method's answer is replayed`);
+	const ids = findings.buttonIdLength;
+	if (ids?.shortestRefused !== null && ids?.shortestRefused !== undefined) options.maxButtonIdLength = ids.shortestRefused - 1;
+	else if (ids?.inconclusive) notes.push(`the button id search was inconclusive (${ids.inconclusive}): no limit is applied`);
+	return { options, notes };
+}
+
+/** An error answer for a knob; an answer that was not an envelope keeps its HTTP status and is said in a note. */
+function errorAnswer(summary: AnswerSummary | undefined, what: string, notes: string[]): Partial<ErrorAnswer> | undefined {
+	if (summary?.httpStatus === undefined) return undefined;
+	if (summary.status === undefined) {
+		notes.push(`Rubika answered ${what} with HTTP ${summary.httpStatus} and no JSON envelope; the sandbox answers that HTTP status with its own envelope`);
+		return { httpStatus: summary.httpStatus };
+	}
+	return { httpStatus: summary.httpStatus, status: summary.status, devMessage: summary.devMessage ?? '' };
+}
+
+/**
+ * The answer of each method whose call as the node makes it (the step named after the method) differed from the
+ * sandbox's; an answer that only said "too many requests" says nothing about the method and is left out.
+ */
+function recordedAnswers(report: ProbeReport): SandboxConfig['recordedAnswers'] {
+	const differing = new Set(report.differences.map((difference) => difference.step));
+	const recorded: SandboxConfig['recordedAnswers'] = {};
+	for (const method of RUBIKA_METHODS) {
+		if (!differing.has(method)) continue;
+		// The last attempt: an earlier one may have been rate limited and repeated.
+		const exchange = report.exchanges.filter((candidate) => candidate.step === method && candidate.kind === 'method').pop();
+		if (!exchange?.response || isRateLimited(answerOf(exchange))) continue;
+		recorded[method] = { httpStatus: exchange.response.httpStatus, body: exchange.response.body } satisfies RecordedAnswer;
+	}
+	return recorded;
+}

@@ -1,0 +1,138 @@
+/**
+ * The keypad builder across node versions: nodes of version 1, as n8n saved them before version 1.1
+ * (test/fixtures/keypad-builder-v1-nodes.json), send exactly the request they sent then.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import fixture from '../fixtures/keypad-builder-v1-nodes.json';
+import { useActionSandbox } from './helpers';
+
+const actions = useActionSandbox('message');
+const { run, bodies } = actions;
+
+interface SavedNode {
+	name: string;
+	method: string;
+	typeVersion: number;
+	parameters: INodeParameters;
+	request: IDataObject;
+}
+
+describe('nodes of version 1 saved with the old keypad builder', () => {
+	test.each((fixture.nodes as SavedNode[]).map((node) => [node.name, node] as const))('%s sends the request it sent before', async (_name, node) => {
+		const result = await run(node.parameters, undefined, { typeVersion: node.typeVersion });
+		expect(result.error).toBeUndefined();
+		expect(bodies(node.method)).toStrictEqual([node.request]);
+	});
+});
+
+describe('version 1.1: each button type that has settings gets fields for them', () => {
+	const V1_1 = { typeVersion: 1.1 };
+	const CHAT = 'b0fmK4lPjBjf3YEfErJNQK7siVKEBjED';
+	const sendWith = (rows: INodeParameters[][]): INodeParameters => ({
+		operation: 'sendMessage',
+		chatId: CHAT,
+		text: 'Choose',
+		inlineKeypadMode: 'builder',
+		inlineKeypad: { rows: rows.map((buttons) => ({ buttons: { button: buttons } })) },
+	});
+	const sentButtons = () => (bodies('sendMessage')[0] as { inline_keypad: { rows: Array<{ buttons: IDataObject[] }> } }).inline_keypad.rows.map((row) => row.buttons);
+
+	test('the fields become the settings objects Rubika documents, numbers as strings, empty fields left out', async () => {
+		const result = await run(
+			sendWith([
+				[
+					{ text: 'Yes', type: 'Simple', id: 'yes' },
+					{ text: 'When?', type: 'Calendar', id: 'date', calendarType: 'DateGregorian', minYear: '2024', maxYear: '2026', title: 'Pick a day' },
+				],
+				[
+					{ text: 'How many?', type: 'NumberPicker', minValue: 1, maxValue: 5, defaultValue: '2' },
+					{ text: 'Size', type: 'StringPicker', choices: 'Small\n Medium \n\nLarge' },
+				],
+				[
+					{ text: 'Note', type: 'Textbox', textboxLines: 'MultiLine', placeholderText: 'Write here' },
+					{ text: 'Where', type: 'Location', locationType: 'View', latitude: '35.6892', longitude: '51.3890' },
+				],
+				[{ text: 'City', type: 'Selection', selectionId: 'cities', selectionItems: 'Tehran\nShiraz', multiSelection: true, columns: 2, title: 'Cities' }],
+			]),
+			undefined,
+			V1_1,
+		);
+		expect(result.error).toBeUndefined();
+		const tehran = { latitude: '35.6892', longitude: '51.3890' };
+		expect(sentButtons()).toStrictEqual([
+			[
+				{ id: 'yes', type: 'Simple', button_text: 'Yes' },
+				{ id: 'date', type: 'Calendar', button_text: 'When?', button_calendar: { type: 'DateGregorian', min_year: '2024', max_year: '2026', title: 'Pick a day' } },
+			],
+			[
+				{ id: 'r2b1', type: 'NumberPicker', button_text: 'How many?', button_number_picker: { min_value: '1', max_value: '5', default_value: '2' } },
+				{ id: 'r2b2', type: 'StringPicker', button_text: 'Size', button_string_picker: { items: ['Small', 'Medium', 'Large'] } },
+			],
+			[
+				{ id: 'r3b1', type: 'Textbox', button_text: 'Note', button_textbox: { type_line: 'MultiLine', type_keypad: 'String', place_holder: 'Write here' } },
+				{ id: 'r3b2', type: 'Location', button_text: 'Where', button_location: { type: 'View', default_pointer_location: tehran, default_map_location: tehran } },
+			],
+			[
+				{
+					id: 'r4b1',
+					type: 'Selection',
+					button_text: 'City',
+					button_selection: {
+						selection_id: 'cities',
+						search_type: 'None',
+						get_type: 'Local',
+						items: [
+							{ text: 'Tehran', type: 'TextOnly' },
+							{ text: 'Shiraz', type: 'TextOnly' },
+						],
+						is_multi_selection: true,
+						columns_count: '2',
+						title: 'Cities',
+					},
+				},
+			],
+		]);
+	});
+
+	test('a new Pick a Date button with nothing filled in sends the defaults: the Persian calendar', async () => {
+		await run(sendWith([[{ text: 'When?', type: 'Calendar' }]]), undefined, V1_1);
+		expect(sentButtons()).toStrictEqual([[{ id: 'r1b1', type: 'Calendar', button_text: 'When?', button_calendar: { type: 'DatePersian' } }]]);
+	});
+
+	test('a settings object in Extra Fields replaces the one the fields make', async () => {
+		const extra = JSON.stringify({ button_calendar: { type: 'DatePersian', default_value: '1403/01/01' }, note: 'kept' });
+		await run(sendWith([[{ text: 'Own', type: 'Calendar', id: 'own', minYear: '1400', options: { extra } }]]), undefined, V1_1);
+		expect(sentButtons()).toStrictEqual([
+			[{ button_calendar: { type: 'DatePersian', default_value: '1403/01/01' }, note: 'kept', id: 'own', type: 'Calendar', button_text: 'Own' }],
+		]);
+	});
+
+	test('Extra Fields left on a button whose type has no settings: sent by version 1, not by 1.1, where the panel hides them', async () => {
+		const stale = sendWith([[{ text: 'Stale', type: 'Simple', id: 'stale', options: { extra: '{"button_calendar": {"type": "DatePersian"}}' } }]]);
+		await run(stale, undefined, { typeVersion: 1 });
+		await run(stale, undefined, V1_1);
+		expect(bodies('sendMessage').map((body) => (body as { inline_keypad: unknown }).inline_keypad)).toStrictEqual([
+			{ rows: [{ buttons: [{ button_calendar: { type: 'DatePersian' }, id: 'stale', type: 'Simple', button_text: 'Stale' }] }] },
+			{ rows: [{ buttons: [{ id: 'stale', type: 'Simple', button_text: 'Stale' }] }] },
+		]);
+	});
+
+	test('the same fields on a version 1 node are not read: the button sends what version 1 always sent', async () => {
+		await run(sendWith([[{ text: 'When?', type: 'Calendar', calendarType: 'DateGregorian', minYear: '2024' }]]), undefined, { typeVersion: 1 });
+		expect(sentButtons()).toStrictEqual([[{ id: 'r1b1', type: 'Calendar', button_text: 'When?' }]]);
+	});
+
+	test.each<[string, INodeParameters, string]>([
+		['a text picker without choices', { text: 'Size', type: 'StringPicker', choices: ' \n ' }, 'row 1, button 1: a text picker needs at least one choice (Choices, one per line)'],
+		['a number picker upside down', { text: 'N', type: 'NumberPicker', minValue: 9, maxValue: 2 }, 'row 1, button 1: Smallest Number 9 is above Largest Number 2'],
+		['years upside down', { text: 'D', type: 'Calendar', minYear: '1410', maxYear: '1400' }, 'row 1, button 1: From Year 1410 is after To Year 1400'],
+		['a year that is not a number', { text: 'D', type: 'Calendar', minYear: '14o0' }, 'row 1, button 1: From Year must be a whole number, got "14o0"'],
+		['a latitude without a longitude', { text: 'L', type: 'Location', latitude: '35.7' }, 'row 1, button 1: give both Latitude and Longitude, or neither'],
+		['a latitude out of range', { text: 'L', type: 'Location', latitude: '95', longitude: '51' }, 'row 1, button 1: Latitude must be between -90 and 90, got 95'],
+		['a list of its own items with none', { text: 'S', type: 'Selection', selectionGet: 'Local' }, 'row 1, button 1: a list whose items are listed here needs at least one item (Items, one per line)'],
+		['a calendar of unknown kind (from an expression)', { text: 'D', type: 'Calendar', calendarType: 'Lunar' }, 'row 1, button 1: Calendar must be one of DatePersian, DateGregorian, got "Lunar"'],
+	])('refuses %s before sending, naming the field and the item', async (_case, button, message) => {
+		actions.expectRefused(await run(sendWith([[button]]), undefined, V1_1), `Inline Keypad: ${message} [item 0]`);
+	});
+});
