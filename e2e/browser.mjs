@@ -13,20 +13,13 @@
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder, so a test run leaves the repository clean.
 //
 //   node e2e/browser.mjs [--version 2.8.4] [--no-build] [--keep]
-import path from 'node:path';
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
-import { DEFAULT_OWNER, REPO_ROOT } from './lib/n8n.mjs';
+import { DEFAULT_OWNER } from './lib/n8n.mjs';
 
 const ECHO_BOT = 'echo-bot.json';
 const TRIGGER = 'Bot receives a message or a tap';
 
-/** Where screenshots go: the docs with RUBIKA_SCREENSHOTS=1, else the (temporary) work folder. */
-function screenshotPath(world, file) {
-	return process.env.RUBIKA_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'images', file) : path.join(world.workDir, 'screenshots', file);
-}
-
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const note = (t, file) => t.note(`screenshot ${file.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, file) : file}`);
 
 /** Console errors and uncaught exceptions of a page (failed requests are not asked about here). */
 const pageErrors = (browser, page) => browser.errors(page).filter((p) => p.kind === 'console' || p.kind === 'pageerror');
@@ -35,7 +28,8 @@ export const test = {
 	name: 'browser',
 	async run(world, t) {
 		// Loaded here, not at the top: it registers ts-node, which other tests run by run.mjs do not need.
-		const { CHROMIUM_ARGS, findChromium, openBrowser, saveScreenshot } = await import('./lib/browser.mjs');
+		const { CHROMIUM_ARGS, findChromium, noteScreenshot, openBrowser } = await import('./lib/browser.mjs');
+		const screenshot = (page, file) => noteScreenshot(t, world, page, file);
 		const chromium = findChromium();
 		if (!t.check('Chromium is there (scripts/ensure-browser.mjs)', chromium.path, chromium.path ?? chromium.reason)) return;
 		await world.server();
@@ -48,10 +42,10 @@ export const test = {
 		t.note(`Chromium ${chromium.path}, flags ${CHROMIUM_ARGS.join(' ')}`);
 		try {
 			let started = Date.now();
-			await t.step('the chat page drives the echo bot published in n8n', () => chatPageWithEchoBot(world, t, browser, saveScreenshot));
+			await t.step('the chat page drives the echo bot published in n8n', () => chatPageWithEchoBot(world, t, browser, screenshot));
 			t.note(`chat page with the echo bot: ${seconds(started)}`);
 			started = Date.now();
-			await t.step('the Rubika node panel works in the n8n editor', () => editorNodePanel(world, t, browser, saveScreenshot));
+			await t.step('the Rubika node panel works in the n8n editor', () => editorNodePanel(world, t, browser, screenshot));
 			t.note(`editor: ${seconds(started)}`);
 		} finally {
 			await browser.close();
@@ -61,7 +55,7 @@ export const test = {
 
 // --- 1. the chat page and the echo bot -----------------------------------------------------------------
 
-async function chatPageWithEchoBot(world, t, browser, saveScreenshot) {
+async function chatPageWithEchoBot(world, t, browser, screenshot) {
 	const { admin, demo } = world;
 	// Reza, in his private chat with the bot (webhook.mjs talks as Sara). Other tests may have left messages
 	// there: what counts is only what arrives after his "/start".
@@ -123,7 +117,7 @@ async function chatPageWithEchoBot(world, t, browser, saveScreenshot) {
 		await echo.waitFor({ timeout: 30_000 });
 		t.check('other text comes back as a reply quoting it', (await echo.locator('.text').innerText()).trim() === 'hello from the chat page');
 		await page.mouse.move(0, 0);
-		note(t, await saveScreenshot(page, screenshotPath(world, 'chat-page-echo-bot.png')));
+		await screenshot(page, 'chat-page-echo-bot.png');
 
 		t.eq('the chat page logged no console error and threw nothing', pageErrors(browser, page), []);
 	} finally {
@@ -150,7 +144,7 @@ function isKnownEditorNoise(problem, baseUrl, beforeSignIn) {
 	return /^https:\/\/(registry|api)\.npmjs\.org\//.test(problem.url ?? '') && /Failed to load resource/.test(problem.text);
 }
 
-async function editorNodePanel(world, t, browser, saveScreenshot) {
+async function editorNodePanel(world, t, browser, screenshot) {
 	const base = world.ctx.baseUrl;
 	const page = await browser.newPage({ width: 1400, height: 1000 });
 	const outside = new Set();
@@ -251,7 +245,7 @@ async function editorNodePanel(world, t, browser, saveScreenshot) {
 		await page.evaluate(() => document.activeElement?.blur());
 		await byTestId('parameter-input-type', buttons).scrollIntoViewIfNeeded();
 		await page.mouse.move(0, 0);
-		note(t, await saveScreenshot(page, screenshotPath(world, 'editor-panel.png')));
+		await screenshot(page, 'editor-panel.png');
 
 		// A type with settings: its fields appear under the first three, the JSON only behind More Settings.
 		await byTestId('parameter-input-type', buttons).click();

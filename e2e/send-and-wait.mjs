@@ -108,11 +108,6 @@ function caseWorkflow(key, index, demo) {
 	return linearWorkflow(c.id, `e2e send and wait: ${key}`, [start, ask, noOp(AFTER)]);
 }
 
-/** Where screenshots go: the docs with RUBIKA_SCREENSHOTS=1, else the (temporary) work folder. */
-function screenshotPath(world, file) {
-	return process.env.RUBIKA_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'images', file) : path.join(world.workDir, 'screenshots', file);
-}
-
 export const test = {
 	name: 'send-and-wait',
 	workflows(demo) {
@@ -198,7 +193,7 @@ export const test = {
 			return started;
 		});
 
-		const { CHROMIUM_ARGS, findChromium, openBrowser, saveScreenshot } = await import('./lib/browser.mjs');
+		const { CHROMIUM_ARGS, findChromium, noteScreenshot, openBrowser } = await import('./lib/browser.mjs');
 		const chromium = findChromium();
 		if (!t.check('Chromium is there (scripts/ensure-browser.mjs)', chromium.path, chromium.path ?? chromium.reason)) return;
 		const browser = await openBrowser({ executablePath: chromium.path, ignoreFailedRequests: () => true });
@@ -233,13 +228,13 @@ export const test = {
 					{ approveHref, declineHref },
 				);
 				await chat.mouse.move(0, 0);
-				t.note(`screenshot ${shown(await saveScreenshot(chat, screenshotPath(world, 'send-and-wait-chat.png')))}`);
+				await noteScreenshot(t, world, chat, 'send-and-wait-chat.png');
 
 				const tab = await openInNewTab(approve);
 				t.check('approval: tapping Approve opens the resume URL in a new tab', tab.url() === approveHref, tab.url());
 				t.eq('… which shows the confirmation page', await heading(tab), ANSWER_TITLE);
 				await tab.setViewportSize({ width: 720, height: 300 });
-				t.note(`screenshot ${shown(await saveScreenshot(tab, screenshotPath(world, 'send-and-wait-answer.png')))}`);
+				await noteScreenshot(t, world, tab, 'send-and-wait-answer.png');
 				await tab.close();
 				const done = await finished(id);
 				t.eq('approval: the execution finishes with success', done?.status, 'success');
@@ -509,10 +504,6 @@ export const test = {
 		for (const key of keys) await world.deactivate(CASES[key].id).catch(() => {});
 	},
 };
-
-/** A Chromium-like User-Agent for fetches that stand for a person's browser. */
-
-const shown = (file) => (file.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, file) : file);
 
 /**
  * examples/approval-broadcast.json: "Execute workflow" in the editor (POST /rest/workflows/:id/run from

@@ -7,6 +7,7 @@
 //   const found = findChromium();   // { path, reason, ms }
 //   const browser = await openBrowser({ executablePath: found.path, ignoreFailedRequests, ignoreConsole });
 //   const page = await browser.newPage(); … browser.errors(page); await browser.close();
+//   await noteScreenshot(t, world, page, 'chat.png');   // docs/images/ with RUBIKA_SCREENSHOTS=1
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REPO_ROOT } from './n8n.mjs';
@@ -18,4 +19,15 @@ require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({
 });
 const helpers = require(path.join(REPO_ROOT, 'test', 'browser', 'browser.ts'));
 
-export const { CHROMIUM_ARGS, findChromium, openBrowser, saveScreenshot } = helpers;
+export const { CHROMIUM_ARGS, findChromium, openBrowser } = helpers;
+const { saveScreenshot } = helpers;
+
+/**
+ * Saves a test's screenshot and notes where: into docs/images/ with RUBIKA_SCREENSHOTS=1 (to update the docs),
+ * else into the world's (temporary) work folder, so that a test run leaves the repository clean.
+ */
+export async function noteScreenshot(t, world, page, file) {
+	const target = process.env.RUBIKA_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'images', file) : path.join(world.workDir, 'screenshots', file);
+	await saveScreenshot(page, target);
+	t.note(`screenshot ${target.startsWith(REPO_ROOT) ? path.relative(REPO_ROOT, target) : target}`);
+}
