@@ -96,10 +96,18 @@ export function sandboxAdmin(baseUrl) {
 	const root = `${baseUrl.replace(/\/+$/, '')}/_sandbox`;
 	async function call(method, urlPath, body, headers = {}) {
 		const isRaw = Buffer.isBuffer(body) || body instanceof Uint8Array;
-		const res = await fetch(`${root}${urlPath}`, {
-			method,
-			headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-			body: body === undefined ? undefined : isRaw ? body : JSON.stringify(body),
+		const send = () =>
+			fetch(`${root}${urlPath}`, {
+				method,
+				headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+				body: body === undefined ? undefined : isRaw ? body : JSON.stringify(body),
+			});
+		// A kept-alive connection that the sandbox closed (idle 5 s) while this process could not notice (its event
+		// loop blocked, e.g. by a synchronous child process such as findChromium's) fails the moment it is reused,
+		// before the sandbox reads the request: sent again, on a new connection, it is not a repeat.
+		const res = await send().catch((error) => {
+			if (!['UND_ERR_SOCKET', 'ECONNRESET'].includes(error?.cause?.code)) throw error;
+			return send();
 		});
 		const text = await res.text();
 		let json;
