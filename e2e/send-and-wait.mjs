@@ -12,14 +12,15 @@
 // 'reject'); forged, edited, unsigned and foreign-signature links resume nothing; real phones' and
 // desktops' User-Agents approve with one tap, link previews' and programs' do not and get a page with one
 // button (test/fixtures/user-agents.json); a curl-like request does not approve; the AI-agent variant
-// (…HitlTool) n8n derives from the node; and examples/approval-broadcast.json run as the editor runs it,
-// approved and cancelled through the chat page.
+// (…HitlTool) n8n derives from the node, with Answer In among its fields; and examples/approval-broadcast.json
+// run as the editor runs it, approved and cancelled through the chat page.
 //
 // Screenshots (the chat page with the approval message, the confirmation page) go to docs/images/ with
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder.
 //
 //   node e2e/send-and-wait.mjs [--version 2.8.4] [--no-build] [--keep]
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { BROWSER_UA, eventually, isMain, readJson, runStandalone } from './lib/harness.mjs';
 import { REPO_ROOT } from './lib/n8n.mjs';
 import { linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
@@ -133,6 +134,14 @@ export const test = {
 				tool?.inputs?.[0]?.displayName === 'Tool' && tool?.outputs?.[0]?.displayName === 'Human review' &&
 					fixed.resource === 'message' && fixed.operation === 'sendAndWait' && fixed.responseType === 'approval' && visible.includes('chatId') && visible.includes('message'),
 				{ displayName: tool?.displayName, inputs: tool?.inputs, outputs: tool?.outputs, fixed, visible },
+			);
+			// So an AI Agent's human review can be answered in the chat too (nodes/Rubika/waiting/chatAnswer.ts).
+			const answerIn = tool?.properties?.find((p) => p.name === 'answerIn');
+			t.check(
+				'… whose visible fields include Answer In (Web Page, Chat: Buttons Under the Message, Chat: Keypad Buttons; default Web Page)',
+				visible.includes('answerIn') && answerIn?.default === 'webPage' &&
+					isDeepStrictEqual(answerIn?.options?.map((o) => o.value).sort(), ['chatKeypad', 'inlineButtons', 'webPage']),
+				{ visible, answerIn: answerIn && { default: answerIn.default, options: answerIn.options?.map((o) => o.value), displayOptions: answerIn.displayOptions } },
 			);
 			t.note(`Human review tool: "${tool?.displayName}", "${tool?.description}", subtitle "${tool?.subtitle}"`);
 		});
