@@ -10,6 +10,9 @@ import { nodeItems, nodesRun } from './lib/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Why `n8n execute` did not count as a success: how it ended, the workflow's error, the end of its output. */
+const executeFailure = (r) => `exit ${r.code ?? r.signal}${r.error ? `, ${r.error.message}` : ''}${r.retried ? ' (retried)' : ''}:\n${(r.stdout + r.stderr).slice(-3000)}`;
+
 /**
  * Publishes a workflow with Rubika Trigger v2 and waits until it reads in its loop: two getUpdates
  * requests at least 500 ms apart (the reads that skip to "now" come back to back). n8n 2.41 activates
@@ -38,7 +41,7 @@ export const test = {
 		await t.step('scheduled-broadcast.json', async () => {
 			await admin.clearRequests();
 			const r = await world.execute(world.exampleId('scheduled-broadcast.json'));
-			if (!t.check('scheduled-broadcast: "Send now (test)" runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : (r.stdout + r.stderr).slice(-3000))) return;
+			if (!t.check('scheduled-broadcast: "Send now (test)" runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : executeFailure(r))) return;
 			t.check('scheduled-broadcast: the run starts at the Manual Trigger', nodesRun(r.run).includes('Send now (test)') && !nodesRun(r.run).includes('Every Monday at 09:00'), nodesRun(r.run));
 			const chats = [sara.chat_id, reza.chat_id, ali.chat_id, demo.groupId, demo.channelId];
 			const out = r.output('Send the announcement');
@@ -63,7 +66,7 @@ export const test = {
 		await t.step('file-relay.json', async () => {
 			await admin.clearRequests();
 			const r = await world.execute(world.exampleId('file-relay.json'));
-			if (!t.check('file-relay: runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : (r.stdout + r.stderr).slice(-3000))) return;
+			if (!t.check('file-relay: runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : executeFailure(r))) return;
 			const source = r.output('Report text')[0]?.report;
 			const [sent] = r.output('Send the file');
 			t.check(
@@ -84,7 +87,7 @@ export const test = {
 		// --- poll.json ----------------------------------------------------------------------------
 		await t.step('poll.json', async () => {
 			const r = await world.execute(world.exampleId('poll.json'));
-			if (!t.check('poll: runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : (r.stdout + r.stderr).slice(-3000))) return;
+			if (!t.check('poll: runs with n8n execute', r.ok, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : executeFailure(r))) return;
 			const [sent] = r.output('Send the poll');
 			const message = (await admin.messages(demo.groupId)).find((m) => m.message_id === sent?.message_id);
 			t.eq(
@@ -125,7 +128,7 @@ export const test = {
 			}
 
 			const r = await world.execute(id);
-			t.check('moderation: "Unban by hand" runs with n8n execute', r.ok, r.ok ? '' : (r.stdout + r.stderr).slice(-3000));
+			t.check('moderation: "Unban by hand" runs with n8n execute', r.ok, r.ok ? '' : executeFailure(r));
 			t.eq('moderation: n8n execute starts at the Manual Trigger, not at the Rubika Trigger', nodesRun(r.run).sort(), ['Unban by hand', 'Unban the member', 'Who to unban']);
 			const group = await admin.chat(demo.groupId);
 			t.check('moderation: the member is unbanned', !group.banned.includes(ali.user_id), group.banned);
