@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The example workflows of examples/ run in a real n8n against the sandbox, so they cannot rot:
 // scheduled broadcast, file relay and poll through `n8n execute`; moderation as a published workflow with
-// Rubika Trigger v2 (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`.
+// Rubika Trigger v2 (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`;
+// approval in the chat as a published workflow (the admin answers on the chat keypad, seen on the sandbox chat
+// page in headless Chromium: the screenshot send-and-wait-in-chat.png, into docs/images/ with RUBIKA_SCREENSHOTS=1).
 // The echo bot (a webhook workflow) is exercised by e2e/webhook.mjs.
 //
 //   node e2e/examples.mjs [--version 2.8.4] [--no-build] [--keep]
@@ -136,6 +138,9 @@ export const test = {
 			t.check('moderation: … and can join the group again', joined === true, joined);
 		});
 
+		// --- approval-in-chat.json (published, Rubika Trigger v2.1, the admin answers on the chat keypad) ---
+		await t.step(IN_CHAT, () => approvalInChat(world, t));
+
 		// --- the schedule itself ------------------------------------------------------------------
 		await t.step('scheduled-broadcast activation', async () => {
 			const id = world.exampleId('scheduled-broadcast.json');
@@ -146,5 +151,105 @@ export const test = {
 		});
 	},
 };
+
+const IN_CHAT = 'approval-in-chat.json';
+
+/**
+ * examples/approval-in-chat.json published: Reza suggests a post, the admin (Sara) gets the question with ✅ Publish
+ * and ❌ Reject on her chat keypad and taps Publish; the same trigger hands the tap to the waiting execution, which
+ * posts to the channel and tells Reza. Then Ali's suggestion starts the trigger's workflow again, and Sara rejects
+ * it. Sara's chat page, with the first question answered and the second one asked, is the screenshot
+ * send-and-wait-in-chat.png.
+ */
+async function approvalInChat(world, t) {
+	const { admin, demo } = world;
+	const { sara, reza, ali } = demo.users;
+	const id = world.exampleId(IN_CHAT);
+	const deadline = { timeoutMs: 30_000, intervalMs: 150 };
+	const began = Date.now();
+	await world.server();
+	const { findChromium, noteScreenshot, openBrowser } = await import('./lib/browser.mjs');
+	const chromium = findChromium();
+	t.check('approval-in-chat: Chromium is there for the chat page (scripts/ensure-browser.mjs)', chromium.path, chromium.path ?? chromium.reason);
+	const activated = await activateContinuous(world, id);
+	t.check('approval-in-chat: the workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
+	// The chat page can only be asked to ignore its event stream being cut when it closes.
+	const browser = chromium.path ? await openBrowser({ executablePath: chromium.path, ignoreFailedRequests: () => true }) : undefined;
+	try {
+		const page = await browser?.newPage({ width: 1000, height: 760 });
+		await page?.goto(`${world.sandbox.url}/?user=${sara.user_id}&chat=${sara.chat_id}`);
+		await page?.locator('#live-status[data-state="live"]').waitFor();
+		const keypadOnPage = () => page.getByRole('group', { name: 'Chat keypad' });
+		const execution = (executionId) => world.publicApi(`/executions/${executionId}?includeData=true`);
+		const botTexts = async (chatId, since) => (await admin.messages(chatId)).filter((m) => m.sender_type === 'Bot' && !since.has(m.message_id)).map((m) => m.text);
+		const ids = async (chatId) => new Set((await admin.messages(chatId)).map((m) => m.message_id));
+
+		/** A user suggests a post: resolves the admin's question, its keypad buttons and the waiting execution. */
+		const suggest = async (user, post) => {
+			const before = await ids(sara.chat_id);
+			await admin.act('send-message', { userId: user.user_id, chatId: user.chat_id, text: `/suggest ${post}` });
+			const question = await eventually(async () => (await admin.messages(sara.chat_id)).find((m) => m.sender_type === 'Bot' && !before.has(m.message_id) && m.text?.includes(post)), deadline);
+			if (!question) throw new Error(`the admin got no question about "${post}"`);
+			const buttons = (await admin.chat(sara.chat_id)).chat_keypad?.rows?.flatMap((row) => row.buttons) ?? [];
+			const executionId = buttons[0]?.id?.split('.')[1];
+			const waiting = await eventually(async () => (await execution(executionId))?.status === 'waiting', deadline);
+			return { question, buttons, executionId, waiting };
+		};
+		const decided = (executionId) => world.finished(executionId, { timeoutMs: deadline.timeoutMs });
+		const answer = (e) => nodeItems(e, 'Ask the admin')[0]?.data;
+
+		// Reza's post, published.
+		const [rezaBefore, saraBefore, channelBefore] = [await ids(reza.chat_id), await ids(sara.chat_id), await ids(demo.channelId)];
+		const first = await suggest(reza, 'Friday\'s meetup moves to 18:00, in the book garden.');
+		t.eq(
+			'approval-in-chat: the admin gets the post with ✅ Publish and ❌ Reject on the chat keypad, the execution waits',
+			{ text: first.question.text, labels: first.buttons.map((b) => b.button_text), waiting: first.waiting },
+			{ text: 'New post suggested for the channel:\n\nFriday\'s meetup moves to 18:00, in the book garden.\n\nPublish it?', labels: ['✅ Publish', '❌ Reject'], waiting: true },
+		);
+		t.eq('… and the author is thanked at once', await botTexts(reza.chat_id, rezaBefore), ['Thank you! An admin will look at your post.']);
+		if (page) {
+			await keypadOnPage().getByRole('button', { name: '❌ Reject' }).waitFor();
+			t.eq('… the chat page shows the two buttons on Sara\'s keypad', await keypadOnPage().getByRole('button').allInnerTexts(), ['✅ Publish', '❌ Reject']);
+		}
+		await admin.act('tap-chat-keypad-button', { userId: sara.user_id, chatId: sara.chat_id, buttonId: first.buttons[0].id });
+		const published = await decided(first.executionId);
+		const resumed = t.check(
+			'approval-in-chat: Sara\'s tap on ✅ Publish resumes that execution, approved in the chat by her',
+			published?.status === 'success' && answer(published)?.approved === true && answer(published)?.answeredIn === 'chat' && answer(published)?.sender_name === 'Sara Karimi',
+			{ status: published?.status, data: answer(published) },
+		);
+		if (!resumed) t.note(`what the trigger logged:\n${world.serverLog().split('\n').filter((line) => /Rubika/.test(line)).slice(-6).join('\n')}`);
+		t.eq('… the post is in the channel', await botTexts(demo.channelId, channelBefore), ['Friday\'s meetup moves to 18:00, in the book garden.']);
+		t.eq('… Reza is told', (await botTexts(reza.chat_id, rezaBefore)).at(-1), 'Your post is in the channel now. Thank you!');
+		const saraChat = await admin.chat(sara.chat_id);
+		t.check(
+			'… and Sara\'s keypad is gone, a reply to her tap says who decided',
+			!saraChat.chat_keypad?.rows?.length && (await botTexts(sara.chat_id, saraBefore)).at(-1) === '✅ Publish — Sara Karimi',
+			{ keypad: saraChat.chat_keypad, texts: await botTexts(sara.chat_id, saraBefore) },
+		);
+
+		// Ali's post: the trigger's own workflow still starts for other messages; rejected.
+		const [aliBefore, channelBefore2] = [await ids(ali.chat_id), await ids(demo.channelId)];
+		const second = await suggest(ali, 'Can we have a poll about the next book?');
+		t.check('approval-in-chat: Ali\'s suggestion starts the workflow again and asks the admin', second.waiting && second.executionId !== first.executionId, second.executionId);
+		if (page) {
+			await page.locator(`#message-${second.question.message_id}`).waitFor();
+			await keypadOnPage().getByRole('button', { name: '❌ Reject' }).waitFor();
+			await page.mouse.move(0, 0);
+			await noteScreenshot(t, world, page, 'send-and-wait-in-chat.png');
+		}
+		await admin.act('tap-chat-keypad-button', { userId: sara.user_id, chatId: sara.chat_id, buttonId: second.buttons[1].id });
+		const rejected = await decided(second.executionId);
+		t.check('approval-in-chat: ❌ Reject resumes it, not approved', rejected?.status === 'success' && answer(rejected)?.approved === false, { status: rejected?.status, data: answer(rejected) });
+		const aliTold = await eventually(async () => (await botTexts(ali.chat_id, aliBefore)).at(-1)?.startsWith('Your post was not'), deadline);
+		t.check('… Ali is told, the channel gets nothing', aliTold && (await botTexts(demo.channelId, channelBefore2)).length === 0, await botTexts(ali.chat_id, aliBefore));
+		t.eq('approval-in-chat: two executions in all, both successful: the taps started none', (await world.executions(id)).map((e) => e.status), ['success', 'success']);
+		if (page) t.eq('approval-in-chat: the chat page logged no console error and threw nothing', browser.errors(page).filter((p) => p.kind === 'console' || p.kind === 'pageerror'), []);
+		t.note(`approval-in-chat: ${((Date.now() - began) / 1000).toFixed(1)} s`);
+	} finally {
+		await browser?.close();
+		await world.deactivate(id).catch(() => {});
+	}
+}
 
 if (isMain(import.meta.url)) await runStandalone(test);
