@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs B1–B8, prints the tables and writes BENCHMARKS.md (and the raw figures to
+ * `npm run bench`: runs B1–B9, prints the tables and writes BENCHMARKS.md (and the raw figures to
  * bench/results/latest.json). Every figure is measured in the same run as its baseline.
  *
  *   npm run bench                 everything (a few minutes on 2 cores, plus about 11 for B6's real n8n)
@@ -21,6 +21,7 @@ import type { B4Result } from './cases/b4-drain';
 import type { B6Result, TriggerName } from './cases/b6-latency';
 import type { B7Result } from './cases/b7-queue';
 import type { B8Result } from './cases/b8-idle-bots';
+import type { AnswerPath, B9Result } from './cases/b9-chat-answers';
 import type { B5Result } from './footprint';
 import { measureFootprint } from './footprint';
 import { REPO, runCase } from './lib/proc';
@@ -34,8 +35,8 @@ const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').toLowerCase().
 const wanted = (name: string) => !only || only.has(name);
 
 const SETTINGS = quick
-	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false }, b7: { recipients: 120, perSecond: 30, executions: [1, 2] }, b8: { bots: [10, 3, 1], windowMs: 10_000, messages: 10 } }
-	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true }, b7: { recipients: 600, perSecond: 30, executions: [1, 2, 4] }, b8: { bots: [100, 30, 10, 1], windowMs: 30_000, messages: 40 } };
+	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2Recipients: 120, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false }, b7: { recipients: 120, perSecond: 30, executions: [1, 2] }, b8: { bots: [10, 3, 1], windowMs: 10_000, messages: 10 }, b9: { samples: 5 } }
+	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2Recipients: 1_000, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true }, b7: { recipients: 600, perSecond: 30, executions: [1, 2, 4] }, b8: { bots: [100, 30, 10, 1], windowMs: 30_000, messages: 40 }, b9: { samples: 20 } };
 
 /** B6: the random gaps between messages, and what the issue asks of the continuous trigger (report only). */
 const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { continuousP95Ms: 1_500, overWebhookP95Ms: 1_000 } };
@@ -43,6 +44,9 @@ const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { continuousP95Ms
 /** The sandbox's rate limit and latency for B2, and what the paced scenario asks of the node. */
 /** B8: the gaps between the messages to one bot, and what the issue asks of idle bots (report only). */
 const B8 = { minGapMs: 300, maxGapMs: 1_200, targets: { msPerRequest: 5, aimMsPerRequest: 2, percentPerBot: 0.6, aimPercentPerBot: 0.2, hundredBotsPercent: 60, p95Ms: 1_500 } };
+
+/** B9: the gaps between an execution starting to wait and the tap, and what the issue asks of an answer (report only). */
+const B9 = { minGapMs: 300, maxGapMs: 1_500, seed: 9, targets: { p95Ms: 1_500 } };
 
 const B2 = { latencyMs: 20, perSecond: 30, paced: { concurrency: 5, maxPerSecond: 28 }, unpaced: { concurrency: 5 } };
 
@@ -58,6 +62,7 @@ interface Results {
 	b6?: B6Result;
 	b7?: B7Result;
 	b8?: B8Result;
+	b9?: B9Result;
 }
 
 interface B3Summary {
@@ -171,6 +176,13 @@ async function main(): Promise<void> {
 		});
 	}
 
+	if (wanted('b9')) {
+		await attempt('b9', async () => {
+			log(`B9: Send and Wait answered on the web page, with buttons under the message and on the chat keypad, ${SETTINGS.b9.samples} taps each, in a real n8n…`);
+			results.b9 = await runCase<B9Result>('b9-chat-answers', { samples: SETTINGS.b9.samples, minGapMs: B9.minGapMs, maxGapMs: B9.maxGapMs, seed: B9.seed }, 1_200_000);
+		});
+	}
+
 	const machine = describeMachine(started, loadBefore);
 	const markdown = render(results, machine);
 	process.stdout.write(`${markdown}\n`);
@@ -277,6 +289,7 @@ function render(results: Results, machine: Machine): string {
 		['b6', results.b6 && (() => renderB6(results.b6!))],
 		['b7', results.b7 && (() => renderB7(results.b7!))],
 		['b8', results.b8 && (() => renderB8(results.b8!))],
+		['b9', results.b9 && (() => renderB9(results.b9!))],
 	];
 	for (const [name, renderSection] of sections) {
 		const reason = results.failed[name];
@@ -684,6 +697,64 @@ function renderB6(r: B6Result): string[] {
 		`  measured overhead, ${count(Math.round(perHourSlow))} requests per idle hour` +
 			(perHourSlowMeasured !== undefined ? ` (measured: ${count(Math.round(perHourSlowMeasured))});` : ';') +
 			` an hour that starts with the last message makes about ${count(Math.round(firstHour))}.`,
+	];
+}
+
+/** B9's rows: how each path's tap reaches the waiting execution. */
+const B9_PATHS: Record<AnswerPath, [string, string]> = {
+	webPage: ['Web Page (baseline)', 'the link opened with a browser\'s User-Agent: n8n\'s resume address'],
+	inlineButtons: ['Chat: Buttons Under the Message', 'Rubika POSTs the tap to the Rubika Webhook Trigger, which hands it on'],
+	chatKeypad: ['Chat: Keypad Buttons', 'the Rubika Trigger (continuous) reads the tap with getUpdates and hands it on'],
+};
+
+function renderB9(r: B9Result): string[] {
+	const target = B9.targets.p95Ms;
+	const measured = (value: number) => (Number.isFinite(value) ? ms(value) : '—');
+	const verdict = (path: AnswerPath) => {
+		const p = r.paths[path];
+		if (p.decided === 0) return '**not measured** (no tap resumed its execution)';
+		return `${p.p95Ms <= target ? '**met**' : '**not met**'} (${ms(p.p95Ms)})`;
+	};
+	const base = r.paths.webPage;
+	const rows = (Object.keys(B9_PATHS) as AnswerPath[]).map((path) => {
+		const p = r.paths[path];
+		const over = p.p95Ms - base.p95Ms;
+		return [
+			B9_PATHS[path][0],
+			B9_PATHS[path][1],
+			`${p.decided} / ${p.samples}`,
+			measured(p.p50Ms),
+			measured(p.p95Ms),
+			measured(p.maxMs),
+			// A path with no measured tap has no p95 (NaN, which arrives over IPC as null).
+			path === 'webPage' || p.decided === 0 || base.decided === 0 ? '—' : `${over >= 0 ? '+' : ''}${ms(over)}`,
+		];
+	});
+	const spreadText = (s: { p50: number; p95: number } | undefined) => (s && Number.isFinite(s.p50) ? `${ms(s.p50)} / ${ms(s.p95)}` : 'n/a');
+	const { inlineButtons: inline, chatKeypad: keypad } = r.paths;
+	const failures = (Object.keys(B9_PATHS) as AnswerPath[]).filter((path) => r.paths[path].failure !== undefined);
+	return [
+		`## B9 — Send and Wait: from the tap to the resumed execution (${r.samples} taps per path, real n8n ${r.n8nVersion})`,
+		'',
+		`One \`n8n start\` (${r.n8nVersion}, expression engine ${r.expressionEngine}, the packed package installed as a community package).`,
+		'Workflows Webhook node → Send and Wait (Approval, Approve and Decline) → No Op ask Sara, one per Answer In; the chat paths',
+		'each on a bot of their own with a published trigger (Rubika Webhook Trigger version 2; Rubika Trigger version 2.1 with',
+		`default settings), the web page on the demo bot. Once the execution waits, a tap on Approve ${r.gapMs[0]}–${r.gapMs[1]} ms later (uniformly`,
+		'random): through the sandbox\'s admin API for the chat paths, a fetch of the signed link with a browser\'s User-Agent for',
+		'the web page. The paths take turns in a random order each round. A tap\'s latency is the No Op\'s start in n8n\'s run data',
+		`(public API) minus the time taken just before the tap (nearest-rank percentiles); ${seconds(r.seconds)} of taps in all.`,
+		'',
+		table(['Answer In', 'How the tap reaches the execution', 'Decided', 'p50', 'p95', 'Max', 'p95 over the web page'], rows),
+		'',
+		`- Target: p95 ≤ ${ms(target)} from the tap to the resumed execution. Web page: ${verdict('webPage')}; buttons under the`,
+		`  message: ${verdict('inlineButtons')}; chat keypad: ${verdict('chatKeypad')}.`,
+		...failures.map((path) => `- ${B9_PATHS[path][0]}: ${r.paths[path].failure}`),
+		`- Where the time goes (p50 / p95): buttons under the message, tap → the waiting node's first request to Rubika ${spreadText(inline.toNode)},`,
+		`  that request → the next node's start ${spreadText(inline.nodeToNext)}; chat keypad, ${spreadText(keypad.toNode)} and ${spreadText(keypad.nodeToNext)}.`,
+		`  The web page answered the fetch in ${spreadText(base.pageMs)}. In the chat the waiting node removes the buttons, reads the`,
+		'  person\'s name and replies with the outcome (three requests to Rubika, on loopback here) before the execution goes on;',
+		'  the keypad\'s tap also waits for the continuous trigger\'s next read (once a second while busy).',
+		`- Machine load (1/5/15 min): ${r.loadAvg.start.map((v) => v.toFixed(2)).join(' / ')} at the start, ${r.loadAvg.end.map((v) => v.toFixed(2)).join(' / ')} at the end.`,
 	];
 }
 

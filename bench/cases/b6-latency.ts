@@ -18,9 +18,11 @@
  */
 import os from 'node:os';
 
-import { caseMain, importE2eLib } from '../lib/proc';
+import { caseMain, importE2eLib, withN8nLogTail } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
+import type { Spread } from '../lib/stats';
+import { percentile, seededRandom, spread } from '../lib/stats';
 
 interface Input {
 	messages: number;
@@ -51,12 +53,6 @@ export interface LatencyStats {
 	meanMs: number;
 	/** Latency of each message in send order (NaN when not delivered). */
 	latenciesMs: number[];
-}
-
-export interface Spread {
-	p50: number;
-	p95: number;
-	max: number;
 }
 
 export interface IdleWindow {
@@ -140,24 +136,6 @@ const IDLE_AFTER_MS = 5 * 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b6] ${message}\n`);
 
-/** mulberry32: the same gaps and senders for the same seed. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
-/** Nearest-rank percentile. */
-function percentile(sorted: number[], p: number): number {
-	if (sorted.length === 0) return NaN;
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 caseMain<Input, B6Result>(async (input) => {
 	const [world_, builder, examples] = await Promise.all([e2eLib('world.mjs'), e2eLib('workflow-builder.mjs'), e2eLib('examples.mjs')]);
 	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
@@ -228,7 +206,7 @@ caseMain<Input, B6Result>(async (input) => {
 		log(`four workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
 
 		// --- sending ------------------------------------------------------------------------------
-		const rand = random(input.seed);
+		const rand = seededRandom(input.seed);
 		const users = Object.values(demo.users) as Array<{ user_id: string; chat_id: string }>;
 		const sentAt: number[] = [];
 		const senderOf: string[] = [];
@@ -326,10 +304,6 @@ caseMain<Input, B6Result>(async (input) => {
 		pollExecutions = pollExecutions.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 
 		// --- where the time goes ------------------------------------------------------------------------
-		const spread = (values: number[]): Spread => {
-			const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-			return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1] : NaN };
-		};
 		const startedOf = (name: TriggerName) => triggers[name].latenciesMs.map((latency, seq) => sentAt[seq] + latency);
 		const deliveries = (await admin.deliveries()) as Array<{ at: number; durationMs?: number; body?: { update?: { new_message?: { text?: string } } } }>;
 		const deliveryAt = new Array<number>(input.messages).fill(NaN);
@@ -424,14 +398,7 @@ caseMain<Input, B6Result>(async (input) => {
 			loadAvg: { start: loadStart, afterSending: loadAfterSending, end: os.loadavg() },
 		};
 	} catch (error) {
-		// What n8n said is the best clue; the work folder goes away with the world.
-		const tail = String(world?.serverLog?.() ?? '')
-			.split('\n')
-			.filter((line: string) => /error|warn|rubika|fail/i.test(line))
-			.slice(-15)
-			.join('\n');
-		if (tail && error instanceof Error) error.message += `\n--- n8n log (errors and warnings, last lines) ---\n${tail}`;
-		throw error;
+		throw withN8nLogTail(error, world);
 	} finally {
 		await world?.close().catch(() => {});
 		pack.cleanup?.();

@@ -18,6 +18,7 @@ import { caseMain, importE2eLib } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import { keepAliveAgent, postJson } from '../lib/rawHttp';
+import { percentile } from '../lib/stats';
 
 interface Input {
 	bots: number[];
@@ -58,11 +59,6 @@ const SETTLE_MS = 15_000;
 const STARTUP_SETTLE_MS = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b8] ${message}\n`);
-
-function percentile(sorted: number[], p: number): number {
-	if (sorted.length === 0) return NaN;
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 const workflowId = (index: number) => `benchB8Idle${String(index).padStart(5, '0')}`;
 const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, '0')}`;

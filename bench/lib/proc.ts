@@ -81,3 +81,17 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 export function importE2eLib(file: string): Promise<any> {
 	return importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
 }
+
+/**
+ * A benchmark in a real n8n failed: the last errors and warnings of n8n's log go into the error's message, the best
+ * clue to what happened (the world's work folder, log included, goes away with the world).
+ */
+export function withN8nLogTail(error: unknown, world: { serverLog?: () => string } | undefined): unknown {
+	const tail = String(world?.serverLog?.() ?? '')
+		.split('\n')
+		.filter((line) => /error|warn|rubika|fail/i.test(line))
+		.slice(-15)
+		.join('\n');
+	if (tail && error instanceof Error) error.message += `\n--- n8n log (errors and warnings, last lines) ---\n${tail}`;
+	return error;
+}
