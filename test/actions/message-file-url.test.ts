@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -286,6 +287,32 @@ describe('Send File from a URL: failures on the way, per item', () => {
 		expect(methods()).toEqual(['requestSendFile', 'upload']);
 		expect(files.served.map((s) => s.path)).toEqual(['/broken.zip']);
 		expect(actions.sandbox.messages(CHAT)).toEqual([]);
+	});
+
+	test('a server that compresses anyway (ignoring Accept-Encoding: identity): the inflated bytes do not match Content-Length', async () => {
+		const text = Buffer.from('order,status\n'.repeat(5_000));
+		const compressed = gzipSync(text);
+		files.routes.set('/orders.csv', (_req, res) =>
+			res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Encoding': 'gzip', 'Content-Length': String(compressed.length) }).end(compressed),
+		);
+		const result = await run(byUrl(files.url('/orders.csv')));
+		expect(result.error?.message).toBe(`File URL: ${files.host} sent more than the ${compressed.length} bytes it announced (Content-Length) [item 0]`);
+		expect(methods()).not.toContain('sendFile');
+	});
+
+	test('a file that changes size before a retried upload: the retry is refused', async () => {
+		let requests = 0;
+		files.routes.set('/report.pdf', (_req, res) => {
+			const body = pattern(++requests === 1 ? 200_000 : 150_000);
+			res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Length': String(body.length) }).end(body);
+		});
+		actions.sandbox.injectFault({ kind: 'httpStatus', method: 'upload', httpStatus: 503 });
+		const result = await run(byUrl(files.url('/report.pdf')));
+		expect(result.error?.message).toBe(
+			`File URL: the file at ${files.host} changed while it was being sent: 200000 bytes at first, 150000 bytes on the retry [item 0]`,
+		);
+		expect(requests).toBe(2);
+		expect(methods()).not.toContain('sendFile');
 	});
 
 	test('Continue On Fail: a 404 fails its item only; the next one is sent', async () => {
