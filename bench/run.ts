@@ -72,7 +72,7 @@ interface B3Summary {
 	live: Record<UploadMode, B3Result>;
 }
 
-const UPLOAD_MODES: UploadMode[] = ['node-default', 'raw-buffer', 'node-filesystem', 'raw-stream'];
+const UPLOAD_MODES: UploadMode[] = ['node-default', 'raw-buffer', 'node-filesystem', 'raw-stream', 'node-url', 'raw-url'];
 
 function log(message: string): void {
 	process.stderr.write(`[bench] ${message}\n`);
@@ -470,12 +470,16 @@ function renderB3(r: B3Summary): string[] {
 		'raw-buffer': 'raw-buffer',
 		'node-filesystem': 'raw-stream',
 		'raw-stream': 'raw-stream',
+		'node-url': 'raw-url',
+		'raw-url': 'raw-url',
 	};
 	const label: Record<UploadMode, string> = {
 		'node-default': 'Node, binary data in memory (`default`)',
 		'raw-buffer': 'Raw POST of a Buffer (baseline for memory)',
 		'node-filesystem': 'Node, binary data on disk (`filesystem`)',
 		'raw-stream': 'Raw POST streamed from disk (baseline for filesystem)',
+		'node-url': 'Node, File Source URL (a local server streams the file)',
+		'raw-url': 'Raw GET piped into the POST (baseline for URL)',
 	};
 	const med = (mode: UploadMode, pick: (result: B3Result) => number) => median(r.natural[mode].map(pick));
 	const liveGrowth = (mode: UploadMode) => r.live[mode].memory.growth;
@@ -510,11 +514,12 @@ function renderB3(r: B3Summary): string[] {
 	};
 	const stored = UPLOAD_MODES.every((mode) => [...r.natural[mode], r.live[mode]].every((x) => x.storedBytes === r.sizeBytes));
 	return [
-		`## B3 — upload memory (${mib(r.sizeBytes, 0)} file, Send File from binary data)`,
+		`## B3 — upload memory (${mib(r.sizeBytes, 0)} file, Send File from binary data or a URL)`,
 		'',
 		'Memory growth during the upload over what the process held when it began (after a full GC); the input node that',
-		'stores the binary data runs before and is not counted. "Peak" figures are what the process really used: RSS from the',
-		'kernel\'s high-water mark, external memory (Buffers) sampled every 2 ms, garbage not yet collected included (V8 lets',
+		'stores the binary data runs before and is not counted. The URL cases have no binary data: a file server in the same',
+		'process streams the file from disk, counted in both of them. "Peak" figures are what the process really used: RSS from',
+		'the kernel\'s high-water mark, external memory (Buffers) sampled every 2 ms, garbage not yet collected included (V8 lets',
 		'tens of MB of dead Buffers pile up before it collects them). "Live" figures come from a separate run that forces a full',
 		'GC before each sample, so only memory still referenced counts: that is what tells a retained whole-file copy from churn.',
 		`Times are medians of ${r.repeats} runs; every case runs requestSendFile → upload → sendFile, in a fresh process.`,
@@ -529,6 +534,8 @@ function renderB3(r: B3Summary): string[] {
 		'  `getBinaryDataBuffer` decodes it into one Buffer; the node sends views (slices) of that Buffer, no further copy.',
 		`- Filesystem mode: ${copies(overBaseline('node-filesystem'))} The file is streamed from n8n's store in 256 KiB`,
 		'  chunks, like the raw streaming baseline.',
+		`- URL source: ${copies(overBaseline('node-url'))} The download's body goes into the upload chunk by chunk as it`,
+		'  arrives, whatever n8n\'s binary data mode; nothing of it is stored in n8n.',
 	];
 }
 

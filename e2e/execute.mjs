@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `n8n execute --id` of imported workflows against the sandbox: one that chains the main operations (send
 // with keypads, edit, upload, send the file, download it back, delete) and produces the expected items and
-// sandbox state; one that fails and must exit non-zero with Rubika's error in what n8n prints.
+// sandbox state; one that fails and must exit non-zero with Rubika's error in what n8n prints; Send File from
+// a URL served by a file server this test starts (the bytes arrive whole, a 404 stops the item before Rubika).
 //
 //   node e2e/execute.mjs [--version 2.8.4] [--no-build] [--keep]
+import http from 'node:http';
+
 import { isMain, runStandalone } from './lib/harness.mjs';
+import { freePort } from './lib/n8n.mjs';
 import { linearWorkflow, manualTrigger, node, rubika } from './lib/workflow-builder.mjs';
 import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
 import { BAD_TOKEN_CREDENTIAL } from './lib/world.mjs';
@@ -13,6 +17,7 @@ const CHAIN_ID = 'e2eChainWorkflw1';
 const FAILING_ID = 'e2eFailingWorkf1';
 const BAD_TOKEN_ID = 'e2eBadTokenWork1';
 const HTTP_REQUEST_ID = 'e2eHttpRequestW1';
+const FROM_URL_ID = 'e2eSendFromUrlW1';
 const REPORT = 'order,status\n42,ready\n43,packed ✅\n';
 /** The file's caption, written in HTML (as an AI model would), and what Rubika should get for it. */
 const CAPTION_HTML = 'Orders of <b>today</b> &amp; <a href="https://rubika.ir">more</a>';
@@ -21,6 +26,37 @@ const CAPTION_PARTS = [
 	{ type: 'Bold', from_index: 10, length: 5 },
 	{ type: 'Link', from_index: 18, length: 4, link_url: 'https://rubika.ir' },
 ];
+/** The file the URL workflow sends: bytes that differ at every position, over several chunks. */
+const MENU = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919 + (i >> 8)) & 0xff));
+/** Where this test's file server listens; chosen now, because the workflows are written before the run. */
+const FILE_PORT = await freePort();
+const fileUrl = (path) => `http://127.0.0.1:${FILE_PORT}${path}`;
+
+/** Send File from a URL: a file the server has, then one it does not (Continue On Fail keeps the run going). */
+function fromUrlWorkflow(demo) {
+	const chat = demo.users.sara.chat_id;
+	return linearWorkflow(FROM_URL_ID, 'E2E: Send File from a URL', [
+		manualTrigger('Start'),
+		rubika('Send from a URL', { resource: 'message', operation: 'sendFile', chatId: chat, fileSource: 'url', fileUrl: fileUrl('/menus/menu.pdf'), caption: 'Menu from the web' }),
+		rubika(
+			'Send a missing file',
+			{ resource: 'message', operation: 'sendFile', chatId: chat, fileSource: 'url', fileUrl: fileUrl('/menus/gone.pdf') },
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
+}
+
+/** Serves MENU at /menus/menu.pdf, 404 elsewhere; records every request's path and headers. */
+async function startFileServer() {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		requests.push({ path: req.url, headers: req.headers });
+		if (req.url === '/menus/menu.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Length': MENU.length }).end(MENU);
+		else res.writeHead(404).end('not here');
+	});
+	await new Promise((resolve, reject) => server.once('error', reject).listen(FILE_PORT, '127.0.0.1', resolve));
+	return { requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
 
 /**
  * "Custom API Call": n8n's HTTP Request node with the Rubika credential, addressing the Bot API by URL the
@@ -113,7 +149,7 @@ export const test = {
 			manualTrigger('Start'),
 			node('Send with a bad token', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: chat, text: 'hi' }, { credential: BAD_TOKEN_CREDENTIAL }),
 		]);
-		return [chain, failing, badToken, httpRequestWorkflow(demo)];
+		return [chain, failing, badToken, httpRequestWorkflow(demo), fromUrlWorkflow(demo)];
 	},
 
 	async run(world, t) {
@@ -125,8 +161,41 @@ export const test = {
 		});
 		await t.step('failing workflows', async () => failureChecks(world, t));
 		await t.step('the HTTP Request node with the Rubika credential', async () => httpRequestChecks(world, t));
+		await t.step('Send File from a URL', async () => fromUrlChecks(world, t));
 	},
 };
+
+async function fromUrlChecks(world, t) {
+	const { admin, demo } = world;
+	const chat = demo.users.sara.chat_id;
+	const files = await startFileServer();
+	try {
+		await admin.clearRequests();
+		const r = await world.execute(FROM_URL_ID);
+		if (!t.check('the workflow runs and exits 0', r.ok && r.code === 0, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : `exit ${r.code}\n${(r.stdout + r.stderr).slice(-3000)}`)) return;
+		const [sent] = r.output('Send from a URL');
+		t.has('Send File from a URL returns the message, named and typed from the address and Content-Type', sent, {
+			chat_id: chat,
+			file_name: 'menu.pdf',
+			mime_type: 'application/pdf',
+			type: 'File',
+			size: MENU.length,
+			text: 'Menu from the web',
+		});
+		// Read before the check below fetches the stored file (a download the sandbox logs too).
+		const calls = (await admin.requests()).map((q) => q.method);
+		const stored = await fetch(`${world.sandbox.url}/files/${encodeURIComponent(sent?.file_id)}/menu.pdf`);
+		const bytes = Buffer.from(await stored.arrayBuffer());
+		t.check('the bytes Rubika stored are the served ones', stored.ok && bytes.equals(MENU), `HTTP ${stored.status}, ${bytes.length} bytes`);
+		const [missing] = r.output('Send a missing file');
+		t.eq('a 404 fails that item with the field, the host and the status', missing?.error, `File URL: the download from 127.0.0.1:${FILE_PORT} failed: HTTP 404 [item 0]`);
+		t.eq('… and only the first file reached Rubika', calls, ['requestSendFile', 'upload', 'sendFile']);
+		t.eq('the file server got one plain GET per node', files.requests.map((q) => q.path), ['/menus/menu.pdf', '/menus/gone.pdf']);
+		t.check('… without the bot token anywhere', !JSON.stringify(files.requests).includes(demo.token), files.requests);
+	} finally {
+		await files.close();
+	}
+}
 
 async function httpRequestChecks(world, t) {
 	const { admin, demo } = world;

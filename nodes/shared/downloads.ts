@@ -181,7 +181,7 @@ function nonBlank(value: string | undefined): string | undefined {
 	return trimmed ? trimmed : undefined;
 }
 
-function headerValue(value: unknown): string | undefined {
+export function headerValue(value: unknown): string | undefined {
 	const first = Array.isArray(value) ? value[0] : value;
 	return typeof first === 'string' && first.trim() !== '' ? first : undefined;
 }
@@ -221,7 +221,7 @@ function decodeExtendedValue(value: string): string | undefined {
 }
 
 /** The last path segment of the address, when it looks like a file name. */
-function fileNameFromUrl(address: string): string | undefined {
+export function fileNameFromUrl(address: string): string | undefined {
 	try {
 		const segments = new URL(address).pathname.split('/').filter((part) => part !== '');
 		const last = segments.at(-1);

@@ -27,10 +27,17 @@ export interface UploadSource {
 	fileName: string;
 	mimeType: string;
 	size: number;
+	/** The field the file was given in, as the user sees it: errors about the file name it. */
+	field: string;
 	/** Starts a fresh pass over the bytes; called once per upload attempt. */
 	content: () => AsyncIterable<Uint8Array>;
-	/** Whether the bytes are streamed from n8n's binary store rather than taken from memory. */
-	streamed: boolean;
+	/**
+	 * A source that reads from elsewhere (a download) tells why its last pass broke off: that, not the upload
+	 * cut short by it, is the item's error.
+	 */
+	failure?: () => Error | undefined;
+	/** Frees what the source holds open (a download's connection) once no upload pass needs it. */
+	release?: () => void;
 }
 
 export function binaryPropertyField(description: string): INodeProperties {
@@ -99,10 +106,13 @@ export function inferFileType(mimeType: string | undefined): FileType {
 	}
 }
 
-/** The File Type parameter: 'auto' infers from the MIME type; anything else must be a Rubika file type. */
-export function readFileType(context: IExecuteFunctions, itemIndex: number, mimeType: string): FileType {
+/**
+ * The File Type parameter: 'auto' (decided later from the MIME type, `inferFileType`) or a Rubika file type.
+ * Read before the file, so a bad choice costs no download.
+ */
+export function readFileType(context: IExecuteFunctions, itemIndex: number): FileType | 'auto' {
 	const chosen = String(context.getNodeParameter('fileType', itemIndex, 'auto') ?? 'auto').trim();
-	if (chosen === '' || chosen.toLowerCase() === 'auto') return inferFileType(mimeType);
+	if (chosen === '' || chosen.toLowerCase() === 'auto') return 'auto';
 	const match = FILE_TYPES.find((type) => type.toLowerCase() === chosen.toLowerCase());
 	if (!match) throw new InputError(FILE_TYPE_FIELD, `must be auto or one of ${FILE_TYPES.join(', ')}; got "${chosen}"`);
 	return match;
@@ -142,7 +152,7 @@ export async function readUploadSource(
 			fileName,
 			mimeType,
 			size,
-			streamed: true,
+			field: BINARY_FIELD,
 			content: async function* () {
 				// A new read stream per attempt: a stream that was half sent cannot be rewound.
 				yield* (await context.helpers.getBinaryStream(id, CHUNK_BYTES)) as AsyncIterable<Uint8Array>;
@@ -156,7 +166,7 @@ export async function readUploadSource(
 		fileName,
 		mimeType,
 		size,
-		streamed: false,
+		field: BINARY_FIELD,
 		content: async function* () {
 			// Decoded once, on the first attempt, and kept for retries; only views of it are handed out.
 			decoded ??= context.helpers.getBinaryDataBuffer(itemIndex, name);
@@ -178,16 +188,16 @@ function defaultFileName(binary: IBinaryData): string {
 	return extension ? `file.${extension}` : 'file';
 }
 
-/** Refuses a file above the documented limit of its type, before any request goes out. */
-export function assertWithinSizeLimit(size: number, type: FileType, fileName: string): void {
+/** Why a file above the documented limit of its type is refused before any request to Rubika goes out. */
+export function oversizeError({ size, fileName, field }: UploadSource, type: FileType): InputError | undefined {
 	const limit = FILE_SIZE_LIMITS[type];
-	if (size <= limit) return;
+	if (size <= limit) return undefined;
 	const hint =
 		type === 'Image' && size <= FILE_SIZE_LIMITS.File
 			? ` Choose File Type "File" to send it as a document (up to ${formatBytes(FILE_SIZE_LIMITS.File)}).`
 			: '';
-	throw new InputError(
-		BINARY_FIELD,
+	return new InputError(
+		field,
 		`"${fileName}" is ${formatBytes(size)} (${size} bytes), more than the ${formatBytes(limit)} Rubika accepts for type ${type}.${hint}`,
 	);
 }
@@ -205,7 +215,8 @@ function trimNumber(value: number): string {
 /**
  * requestSendFile + POST to the upload address → file_id. The transport retries transient faults on the same
  * address. If a retry finds the address used up (an earlier attempt got through but its answer was lost),
- * one fresh address is requested and the file is sent once more.
+ * one fresh address is requested and the file is sent once more. Whatever the outcome, the source is
+ * released; an upload cut short by its source fails with the source's error.
  */
 export async function uploadFile(
 	context: IExecuteFunctions,
@@ -222,13 +233,20 @@ export async function uploadFile(
 		}
 		return await uploadToRubika(context, uploadUrl, file, call);
 	};
+	const failed = (error: unknown) => toNodeError(context.getNode(), source.failure?.() ?? error, itemIndex);
 	let result;
 	try {
-		result = await uploadOnce();
+		try {
+			result = await uploadOnce();
+		} catch (error) {
+			if (!addressUsedUpByLostAnswer(error)) throw failed(error);
+			context.logger?.debug('Rubika upload: the upload address was used up by an attempt whose answer was lost; requesting a new one');
+			result = await uploadOnce();
+		}
 	} catch (error) {
-		if (!addressUsedUpByLostAnswer(error)) throw toNodeError(context.getNode(), error, itemIndex);
-		context.logger?.debug('Rubika upload: the upload address was used up by an attempt whose answer was lost; requesting a new one');
-		result = await uploadOnce();
+		throw failed(error);
+	} finally {
+		source.release?.();
 	}
 	const fileId = result?.file_id;
 	if (fileId === undefined || fileId === null || String(fileId) === '') {

@@ -72,8 +72,8 @@ export function httpFailure(method: string, response: RawResponse, text: string)
 	);
 }
 
-/** No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. */
-export function networkFailure(method: string, error: unknown): AttemptFailure {
+/** What went wrong when a request got no answer, in words, and whether trying again may help. */
+export function networkProblem(error: unknown): { reason: string; transient: boolean; code?: string } {
 	const code = findErrorCode(error);
 	const text = error instanceof Error ? error.message : String(error);
 	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
@@ -86,8 +86,14 @@ export function networkFailure(method: string, error: unknown): AttemptFailure {
 				: code === 'ECONNRESET' || /socket hang up/i.test(text)
 					? 'the connection was dropped before an answer came'
 					: text;
+	return { reason, transient: timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text), code };
+}
+
+/** No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. */
+export function networkFailure(method: string, error: unknown): AttemptFailure {
+	const { reason, transient, code } = networkProblem(error);
 	return new AttemptFailure(
-		timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text),
+		transient,
 		`Could not reach Rubika for ${method}: ${reason}`,
 		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
 		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.

@@ -1,7 +1,8 @@
 /**
  * File transfers: streaming an upload to an `upload_url` and a download from a `download_url`, through the same
  * retry loop as the Bot API calls. Neither passes the rate-limit gate: the limit belongs to the bot token,
- * which these addresses do not carry.
+ * which these addresses do not carry. Also the one request that is not to Rubika: opening a file at an
+ * address the user gives (`openFileUrl`), sent without the credential.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -64,7 +65,7 @@ export async function uploadToRubika(
 }
 
 /** A response body n8n can store as binary data as it arrives (a Node stream; typed without importing one). */
-type DownloadStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
+export type DownloadStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
 
 /**
  * Streams a `download_url` into `consume` (e.g. n8n's binary store), so a large file is never held whole in
@@ -90,8 +91,7 @@ export async function streamFromRubika<T>(
 				throw httpFailure(label, response, await readSome(body, 64 * 1024));
 			}
 			const { result, bytes } = await consume(body, response.headers);
-			const declared = firstHeader(response.headers['content-length']);
-			const expected = declared !== undefined && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+			const expected = declaredLength(response.headers);
 			if (expected !== undefined && bytes !== undefined && bytes !== expected) {
 				throw new AttemptFailure(
 					true,
@@ -103,6 +103,30 @@ export async function streamFromRubika<T>(
 			return result;
 		},
 	);
+}
+
+/**
+ * One GET of an address the user gave (Send File's URL source), its body left unread as a stream for the
+ * caller. Plain `httpRequest`, never the authenticated helper: the credential would put the bot token into
+ * this address, which belongs to someone else. Redirects are followed; any status comes back as an answer.
+ * Not retried here: the caller decides what a failure means, before anything is sent to Rubika.
+ *
+ * `abort` is how the caller lets go of a body it does not read to the end: destroying the stream n8n's
+ * client hands over does not close the connection under it (the server would go on sending into it).
+ */
+export async function openFileUrl(context: IExecuteFunctions, url: string, abort: AbortSignal): Promise<RawResponse & { body: DownloadStream }> {
+	return (await context.helpers.httpRequest({
+		method: 'GET',
+		url,
+		abortSignal: abort,
+		// The body goes to Rubika byte for byte and must match Content-Length; n8n's client would inflate a
+		// compressed body and leave the compressed length in place.
+		headers: { 'Accept-Encoding': 'identity' },
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: TRANSFER_TIMEOUT_MS,
+	})) as RawResponse & { body: DownloadStream };
 }
 
 /** The start of an error body, as text; the rest is thrown away so the connection is freed. */
@@ -121,6 +145,9 @@ async function readSome(body: DownloadStream, limit: number): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-	return Array.isArray(value) ? value[0] : value;
+/** The body's length as the answer's Content-Length gives it; undefined when absent or not a plain number. */
+export function declaredLength(headers: RawResponse['headers']): number | undefined {
+	const value = headers['content-length'];
+	const declared = Array.isArray(value) ? value[0] : value;
+	return declared !== undefined && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
 }

@@ -1,11 +1,14 @@
 /**
  * The one way this package talks to Rubika: Bot API calls (./call.ts) and file transfers (./files.ts), both
  * through one retry loop (./retry.ts) that reads Rubika's answers (./envelope.ts, ./failures.ts) and lets no
- * bot token out (./redact.ts).
+ * bot token out (./redact.ts). The one request elsewhere, a file at the user's address, is in ./files.ts too.
  */
 export { CREDENTIAL_TYPE, botFingerprint, resolveCredential } from './credential';
 export type { ResolvedCredential } from './credential';
 export { callAnyMethod, callRubika } from './call';
 export type { CallOptions } from './retry';
 export { executionCallOptions } from './retry';
-export { streamFromRubika, uploadToRubika } from './files';
+export { declaredLength, openFileUrl, streamFromRubika, uploadToRubika } from './files';
+export type { DownloadStream } from './files';
+export type { RawResponse } from './failures';
+export { networkProblem } from './failures';

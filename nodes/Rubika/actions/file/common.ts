@@ -3,9 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { InputError } from '../../../shared/errors';
 import type { FileType } from '../../../shared/types';
-import { BINARY_FIELD, assertWithinSizeLimit, readFileType, readUploadSource } from '../../helpers/binary';
+import { BINARY_FIELD, inferFileType, oversizeError, readFileType, readUploadSource } from '../../helpers/binary';
 import type { UploadSource } from '../../helpers/binary';
 import { requireId } from '../../helpers/params';
+import { readUrlSource } from '../../helpers/urlSource';
 
 export const FILE_ID_FIELD = 'File ID';
 
@@ -39,25 +40,37 @@ export const uploadFileNameOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'report.pdf',
-	description: 'Name the file gets in Rubika. Leave empty to keep the name of the binary data.',
+	description: "Name the file gets in Rubika. Leave empty to keep the file's own name (of the binary data, or the one its server gives).",
 };
 
-/** A file from the input item's binary data, checked and ready for `uploadFile`. */
+/** A file checked and ready for `uploadFile`. */
 export interface PendingUpload {
 	source: UploadSource;
 	type: FileType;
 }
 
+/** Where the file to upload comes from: the input item's binary data, or an address (Send File only). */
+export type UploadOrigin = 'binary' | 'url';
+
 /**
- * Reads the binary field, File Type and File Name of Upload and Send File, and checks the size limit of the
- * type, so a file Rubika would refuse is reported before any request goes out.
+ * Reads File Type, File Name and the file (the binary field, or the address and its server's answer) of
+ * Upload and Send File, and checks the size limit of the type, so a file Rubika would refuse is reported
+ * before any request to Rubika goes out.
  */
-export async function readPendingUpload(context: IExecuteFunctions, itemIndex: number): Promise<PendingUpload> {
-	const propertyName = readBinaryPropertyName(context, itemIndex, BINARY_FIELD);
+export async function readPendingUpload(context: IExecuteFunctions, itemIndex: number, origin: UploadOrigin = 'binary'): Promise<PendingUpload> {
+	const chosenType = readFileType(context, itemIndex);
 	const options = context.getNodeParameter('fileOptions', itemIndex, {}) as IDataObject;
-	const source = await readUploadSource(context, itemIndex, propertyName, options.fileName as string | undefined);
-	const type = readFileType(context, itemIndex, source.mimeType);
-	assertWithinSizeLimit(source.size, type, source.fileName);
+	const fileName = options.fileName as string | undefined;
+	const source =
+		origin === 'url'
+			? await readUrlSource(context, itemIndex, fileName)
+			: await readUploadSource(context, itemIndex, readBinaryPropertyName(context, itemIndex, BINARY_FIELD), fileName);
+	const type = chosenType === 'auto' ? inferFileType(source.mimeType) : chosenType;
+	const tooLarge = oversizeError(source, type);
+	if (tooLarge) {
+		source.release?.();
+		throw tooLarge;
+	}
 	return { source, type };
 }
 

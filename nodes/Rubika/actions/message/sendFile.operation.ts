@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
 import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
+import { FILE_URL_FIELD } from '../../helpers/urlSource';
 import { callRubika } from '../../../shared/transport';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
@@ -10,13 +11,15 @@ import type { ItemCall, RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 const fromBinary = { fileSource: ['binary'] };
+/** The fields of a file this step uploads, whichever way it comes. */
+const uploaded = { fileSource: ['binary', 'url'] };
 
 export const sendFile: RubikaOperation = {
 	value: 'sendFile',
 	name: 'Send File',
 	action: 'Send a file',
 	description:
-		'Send a photo, video, music, voice message or document, from binary data (uploaded in the same step) or by file ID (sendFile)',
+		'Send a photo, video, music, voice message or document, from binary data or a URL (uploaded in the same step) or by file ID (sendFile)',
 	properties: [
 		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		{
@@ -34,12 +37,28 @@ export const sendFile: RubikaOperation = {
 					value: 'fileId',
 					description: 'Send a file already in Rubika: from File → Upload, or from a message the bot received',
 				},
+				{
+					name: 'URL',
+					value: 'url',
+					description: 'Download the file from an http or https address and upload it as it arrives, then send it',
+				},
 			],
 			default: 'binary',
-			description: 'Where the file comes from: binary data of the input item, or a file Rubika already has',
+			description: 'Where the file comes from: binary data of the input item, a file Rubika already has, or an address',
 		},
 		{ ...binaryPropertyField('Name of the binary field of the input item that holds the file'), displayOptions: { show: fromBinary } },
-		{ ...fileTypeField(), displayOptions: { show: fromBinary } },
+		{
+			displayName: FILE_URL_FIELD,
+			name: 'fileUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/report.pdf',
+			description:
+				'Address of the file (http or https; redirects are followed). The server must say how large the file is (Content-Length); the file is streamed to Rubika, never held whole in memory.',
+			displayOptions: { show: { fileSource: ['url'] } },
+		},
+		{ ...fileTypeField(), displayOptions: { show: uploaded } },
 		{
 			...fileIdProperty('ID of a file already uploaded to Rubika'),
 			displayOptions: { show: { fileSource: ['fileId'] } },
@@ -60,7 +79,7 @@ export const sendFile: RubikaOperation = {
 			type: 'collection',
 			placeholder: 'Add option',
 			default: {},
-			displayOptions: { show: fromBinary },
+			displayOptions: { show: uploaded },
 			options: [uploadFileNameOption],
 		},
 	],
@@ -75,10 +94,11 @@ export const sendFile: RubikaOperation = {
 		let upload: PendingUpload | undefined;
 		if (fileSource === 'fileId') {
 			fileId = readFileId(this, itemIndex);
-		} else if (fileSource === 'binary') {
-			upload = await readPendingUpload(this, itemIndex);
+		} else if (fileSource === 'binary' || fileSource === 'url') {
+			// Last: for a URL this opens the download, which the upload then reads.
+			upload = await readPendingUpload(this, itemIndex, fileSource);
 		} else {
-			throw new InputError('File Source', `must be Binary Data or File ID; got "${fileSource}"`);
+			throw new InputError('File Source', `must be Binary Data, File ID or URL; got "${fileSource}"`);
 		}
 
 		if (upload) fileId = await uploadFile(this, call, upload.source, upload.type);
