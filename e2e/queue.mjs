@@ -41,8 +41,14 @@ const IDS = {
 	webhook: 'e2eQueueHook0001',
 	approval: 'e2eQueueWait0001',
 	chatApproval: 'e2eQueueChat0001',
+	keypadApproval: 'e2eQueueKpad0001',
 };
-const PATHS = { broadcast: 'e2e-queue-broadcast', approval: 'e2e-queue-approval', chatApproval: 'e2e-queue-chat-approval' };
+const PATHS = {
+	broadcast: 'e2e-queue-broadcast',
+	approval: 'e2e-queue-approval',
+	chatApproval: 'e2e-queue-chat-approval',
+	keypadApproval: 'e2e-queue-keypad-approval',
+};
 const HOOK_TRIGGER = 'Rubika Webhook Trigger';
 const CONT_TRIGGER = 'Rubika Trigger';
 const HANDLED = 'Handled';
@@ -88,6 +94,19 @@ function workflows(demo) {
 				responseType: 'approval',
 				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve', disapproveLabel: 'Decline' } },
 				answerIn: 'inlineButtons',
+			}),
+			noOp('After the answer'),
+		]),
+		linearWorkflow(IDS.keypadApproval, 'E2E queue: send and wait, answered on the chat keypad', [
+			startWebhook(PATHS.keypadApproval),
+			rubika('Ask', {
+				resource: 'message',
+				operation: 'sendAndWait',
+				chatId: sara.chat_id,
+				message: 'Archive the queue-mode logs?',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Archive', disapproveLabel: 'Keep' } },
+				answerIn: 'chatKeypad',
 			}),
 			noOp('After the answer'),
 		]),
@@ -336,6 +355,40 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		t.eq('the webhook trigger\'s workflow ran for no tap', (await world.executions(IDS.webhook, { includeData: false })).length, triggerRuns);
 		await world.deactivate(IDS.chatApproval);
 		await world.deactivate(IDS.webhook);
+	});
+
+	// --- 7. send and wait answered on the chat keypad: the continuous trigger on main hands the tap on -------
+	await t.step('send and wait answered on the chat keypad, through the continuous trigger on main', async () => {
+		await world.activate(IDS.continuous);
+		await world.activate(IDS.keypadApproval);
+		await world.waitForWebhook('webhook', PATHS.keypadApproval);
+		const triggerRuns = (await world.executions(IDS.continuous, { includeData: false })).length;
+		await postTo(world.webhookBase, PATHS.keypadApproval, {});
+		const waiting = await world.waitForExecutions(IDS.keypadApproval, (l) => l.some((e) => e.status === 'waiting'));
+		const execution = waiting.find((e) => e.status === 'waiting');
+		const keypad = await eventually(async () => {
+			const shown = (await admin.chat(sara.chat_id)).chat_keypad;
+			return shown?.rows?.[0]?.buttons?.[1]?.id?.startsWith(`sw1.${execution?.id}.`) ? shown : undefined;
+		}, { timeoutMs: 30_000 });
+		const decline = keypad?.rows?.[0]?.buttons?.[1];
+		if (!t.check('the execution waits; the chat keypad carries the answer buttons', !!execution && decline?.button_text === 'Keep', decline)) return;
+		const at = Date.now();
+		await admin.act('tap-chat-keypad-button', { userId: sara.user_id, chatId: sara.chat_id, buttonId: decline.id });
+		const done = await world.waitForExecutions(IDS.keypadApproval, (l) => l.some((e) => e.id === execution.id && isFinished(e)), { timeoutMs: 60_000 });
+		const resumed = done.find((e) => e.id === execution.id);
+		const data = nodeItems(resumed, 'Ask')[0]?.data;
+		t.check('main reads the tap and hands it to WEBHOOK_URL: the execution goes on, declined in the chat by Sara', resumed?.status === 'success' && data?.approved === false && data?.answeredIn === 'chat' && data?.sender_id === sara.user_id, { status: resumed?.status, data });
+		const starts = ['worker1', 'worker2'].flatMap((name) => world.log(name).split('\n').filter((line) => line.includes(`started execution ${execution.id} `)).map(() => name));
+		t.check('a worker ran it when it was started and again when it was resumed', starts.length === 2, starts);
+		t.eq('… the chat keypad is removed', (await admin.chat(sara.chat_id)).chat_keypad, null);
+		t.note(`tap → the next node running: ${resumed?.data?.resultData?.runData?.['After the answer']?.[0]?.startTime - at} ms`);
+		await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'queue-cont after the tap' });
+		const after = await world.waitForExecutions(IDS.continuous, (list) => list.filter(isFinished).length >= triggerRuns + 1, { timeoutMs: 60_000 });
+		const texts = after.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text)).filter((text) => text === 'queue-cont after the tap');
+		// (Its Text Pattern would drop the tap's text anyway; that taps start nothing is checked in e2e/chat-answers.mjs.)
+		t.eq('the continuous trigger keeps reading after handing the tap on: the next message runs its workflow once', texts, ['queue-cont after the tap']);
+		await world.deactivate(IDS.keypadApproval);
+		await world.deactivate(IDS.continuous);
 	});
 }
 
