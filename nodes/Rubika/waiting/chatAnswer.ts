@@ -9,7 +9,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions
 import type { ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
 import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
 import { callRubika } from '../../shared/transport';
-import { tokenOf } from '../../shared/transport/credential';
 import type { Keypad } from '../../shared/types';
 import { senderOf } from '../../shared/updates/sender';
 import { approvalLabels } from './labels';
@@ -103,18 +102,18 @@ export function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, it
  * The message fields carrying the answer buttons, or a reason they cannot be sent (then the caller falls back
  * to links): a resume token this package cannot carry in a button id.
  */
-export async function answerButtonsFields(
+export function answerButtonsFields(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	answerIn: ChatAnswerIn,
 	chatId: string,
 	approval: IDataObject,
-): Promise<{ fields: IDataObject } | { problem: string }> {
+	botToken: string,
+): { fields: IDataObject } | { problem: string } {
 	const resumeToken = resumeTokenOf(context, itemIndex);
 	if (resumeToken !== undefined && !isCarriableResumeToken(resumeToken)) {
 		return { problem: 'this n8n\'s resume token has a form this package does not know' };
 	}
-	const botToken = (await tokenOf(context)) ?? '';
 	const labels = approvalLabels(approval);
 	const decisions: ChatDecision[] = approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
 	const executionId = context.getExecutionId();
@@ -144,13 +143,12 @@ export function allowedSenders(value: unknown): string[] {
  * bot forwarded, for this execution, counts. Anything else — a link from an older version, someone calling
  * the resume address with a button's token — decides nothing.
  */
-export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn): Promise<IWebhookResponseData> {
+export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn, botToken: string): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
 		response.status(status).json(body);
 		return { noWebhookResponse: true };
 	};
-	const botToken = (await tokenOf(this)) ?? '';
 	const request = this.getRequestObject();
 	const question = { executionId: this.getExecutionId(), resumeToken: resumeTokenOf(this) };
 	const problem = request.method === 'POST' ? tapProblem(botToken, this.getBodyData(), question, Date.now()) : 'not a tap';

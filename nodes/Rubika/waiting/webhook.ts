@@ -115,8 +115,9 @@ export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<I
 	if (answerIn !== 'webPage') {
 		// Answer buttons that fell back to links: those links carry a proof keyed with the bot token.
 		const query = request.query as IDataObject;
-		const link = isFallbackLinkProof((await tokenOf(this)) ?? '', this.getExecutionId(), String(query.approved), query.proof);
-		if (!link) return await receiveChatAnswer.call(this, answerIn);
+		const botToken = (await tokenOf(this)) ?? '';
+		const link = isFallbackLinkProof(botToken, this.getExecutionId(), String(query.approved), query.proof);
+		if (!link) return await receiveChatAnswer.call(this, answerIn, botToken);
 	}
 	const respondedAt = new Date().toISOString();
 	const sendHtml = (status: number, html: string): IWebhookResponseData => {

@@ -197,8 +197,10 @@ export const sendAndWait: RubikaOperation = {
 		const base: IDataObject = { chat_id: chatId, ...readSendOptions(this, itemIndex) };
 		const answerIn = responseType === 'approval' ? readAnswerIn(this.getNodeParameter('answerIn', itemIndex, 'webPage')) : 'webPage';
 
+		// Keys the answer buttons, or the proof their fallback links carry: resolved once (a credential read).
+		const botToken = answerIn !== 'webPage' ? ((await tokenOf(this)) ?? '') : undefined;
 		if (answerIn !== 'webPage') {
-			const inChat = await sendAnswerButtons(this, itemIndex, answerIn, base, { text, metadata }, call);
+			const inChat = await sendAnswerButtons(this, itemIndex, answerIn, base, { text, metadata }, botToken ?? '', call);
 			if ('sent' in inChat) {
 				await this.putExecutionToWait(waitTill);
 				return { ...inChat.sent, chat_id: chatId, answer_in: answerIn, waiting_until: waitTill.toISOString() };
@@ -206,7 +208,7 @@ export const sendAndWait: RubikaOperation = {
 			this.logger.info(`Rubika Send and Wait: answering in the chat is not possible (${inChat.problem}); sending links to a web page instead`);
 		}
 		requireSignedAnswers(this);
-		const links = await responseLinks(this, responseType, itemIndex, options, answerIn !== 'webPage');
+		const links = responseLinks(this, responseType, itemIndex, options, botToken);
 		const linksAs = (options.linksAs as LinksAs | undefined) ?? 'buttonsOrText';
 
 		const send = async (as: 'buttons' | 'text') =>
@@ -252,10 +254,11 @@ async function sendAnswerButtons(
 	answerIn: ChatAnswerIn,
 	base: IDataObject,
 	message: { text: string; metadata?: { meta_data_parts: MetadataPart[] } },
+	botToken: string,
 	call: ItemCall,
 ): Promise<{ sent: IDataObject } | { problem: string }> {
 	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
-	const buttons = await answerButtonsFields(context, itemIndex, answerIn, String(base.chat_id), approval);
+	const buttons = answerButtonsFields(context, itemIndex, answerIn, String(base.chat_id), approval, botToken);
 	if ('problem' in buttons) return buttons;
 	const body: IDataObject = { ...base, text: message.text, ...buttons.fields };
 	if (message.metadata && message.metadata.meta_data_parts.length > 0) body.metadata = message.metadata as unknown as IDataObject;
@@ -270,24 +273,23 @@ async function sendAnswerButtons(
 
 /**
  * The links the message carries, each opening the waiting execution's signed resume address. When they stand
- * in for answer buttons, each also carries a proof keyed with the bot token: the waiting node then accepts
- * these links, which it refuses otherwise (on n8n 2.8.4 nothing else would stop an unsigned one).
+ * in for answer buttons (`botToken` given), each also carries a proof keyed with the bot token: the waiting node
+ * then accepts these links, which it refuses otherwise (on n8n 2.8.4 nothing else would stop an unsigned one).
  */
-async function responseLinks(
+function responseLinks(
 	context: IExecuteFunctions,
 	responseType: ResponseType,
 	itemIndex: number,
 	options: IDataObject,
-	insteadOfButtons: boolean,
-): Promise<ResponseLink[]> {
+	botToken: string | undefined,
+): ResponseLink[] {
 	if (responseType !== 'approval') {
 		return [{ id: 'respond', label: labelOr(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl() }];
 	}
-	const botToken = insteadOfButtons ? ((await tokenOf(context)) ?? '') : '';
 	const linkUrl = (approved: 'true' | 'false') =>
 		context.getSignedResumeUrl({
 			approved,
-			...(insteadOfButtons ? { proof: fallbackLinkProof(botToken, context.getExecutionId(), approved) } : {}),
+			...(botToken !== undefined ? { proof: fallbackLinkProof(botToken, context.getExecutionId(), approved) } : {}),
 		});
 	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
 	const labels = approvalLabels(approval);
