@@ -3,8 +3,10 @@
  * in its own process), N bots each with its own credential and a published workflow Rubika Trigger (default
  * settings) → No Op, none of them getting an update. For N = 1, 10, 30 and 100 (more published before each
  * window), and with no trigger at all (all unpublished again): getUpdates requests in the sandbox's log and
- * the CPU of n8n's process tree (/proc) over a window. Beside it, in this process, a raw keep-alive HTTP loop
- * making getUpdates requests at the same rate, as the floor of what a request can cost.
+ * the CPU of n8n's process tree (/proc) over a window. Beside each row, at the same rate and each in a process
+ * of its own that sleeps between requests as n8n does (bench/lib/requestLoop.cjs): a raw keep-alive HTTP loop,
+ * the floor of what a request can cost, and n8n's own HTTP client, the floor of what a node can reach (n8n
+ * gives nodes no other way to make a request).
  *
  * While all 100 are active, one bot gets messages at random gaps: latency from sending to its execution's
  * start (n8n's startedAt), p50/p95, with 99 others idling.
@@ -12,12 +14,13 @@
  * Every window falls within the triggers' first five quiet minutes, when they read once a second (Interval);
  * afterwards they slow to Idle Interval (3 s by default) and cost a third of it.
  */
-import { performance } from 'node:perf_hooks';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 import { caseMain, importE2eLib } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
-import { keepAliveAgent, postJson } from '../lib/rawHttp';
 import { percentile } from '../lib/stats';
 
 interface Input {
@@ -37,6 +40,17 @@ export interface IdleRow {
 	/** n8n's CPU above its own idle (no trigger), per request and per bot. */
 	msPerRequest: number;
 	percentOfCorePerBot: number;
+	/** The two floors at this row's rate (bench/lib/requestLoop.cjs). */
+	raw: LoopResult;
+	n8nClient: LoopResult;
+}
+
+/** One request loop's run: CPU of its own process per request. */
+export interface LoopResult {
+	requests: number;
+	seconds: number;
+	cpuMs: number;
+	msPerRequest: number;
 }
 
 export interface B8Result {
@@ -45,8 +59,6 @@ export interface B8Result {
 	none: { seconds: number; cpu: CpuWindow };
 	noneBefore: { seconds: number; cpu: CpuWindow };
 	rows: IdleRow[];
-	/** The raw keep-alive loop at the rate of the largest row: CPU of this process per request. */
-	raw: { requests: number; seconds: number; msPerRequest: number };
 	latency: { bots: number; sent: number; delivered: number; p50Ms: number; p95Ms: number; maxMs: number };
 	activationSeconds: number;
 }
@@ -59,6 +71,14 @@ const SETTLE_MS = 15_000;
 const STARTUP_SETTLE_MS = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b8] ${message}\n`);
+const run = promisify(execFile);
+
+/** A request loop (bench/lib/requestLoop.cjs) under n8n's Node, at `rate` requests per second. */
+async function requestLoop(paths: { nodeBin: string; dir: string }, client: 'raw' | 'n8n', url: string, rate: number, seconds: number): Promise<LoopResult> {
+	const script = path.join(__dirname, '..', 'lib', 'requestLoop.cjs');
+	const { stdout } = await run(paths.nodeBin, [script, client, url, String(rate), String(seconds), paths.dir], { timeout: (seconds + 60) * 1000 });
+	return JSON.parse(stdout.trim().split('\n').at(-1)!) as LoopResult;
+}
 
 const workflowId = (index: number) => `benchB8Idle${String(index).padStart(5, '0')}`;
 const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, '0')}`;
@@ -161,45 +181,36 @@ caseMain<Input, B8Result>(async (input) => {
 		const none = await measure();
 		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
 		log(`no trigger, after: n8n ${none.cpu.percentOfCore.toFixed(2)} % of a core`);
-		const rows: IdleRow[] = windows.map(({ bots, cpu, getUpdates }) => {
+		// --- the floors, at each row's rate, while n8n idles -------------------------------------------
+		const url = `${world.sandbox.url}/v3/${tokens[0]}/getUpdates`;
+		const rows: IdleRow[] = [];
+		for (const { bots, cpu, getUpdates } of windows) {
+			const rate = getUpdates / cpu.seconds;
+			const [raw, n8nClient] = await Promise.all([
+				requestLoop(world.ctx.paths, 'raw', url, rate, cpu.seconds),
+				requestLoop(world.ctx.paths, 'n8n', url, rate, cpu.seconds),
+			]);
 			const aboveIdleMs = cpu.treeMs - (none.cpu.treeMs / none.cpu.seconds) * cpu.seconds;
-			return {
+			rows.push({
 				bots,
 				seconds: cpu.seconds,
 				getUpdates,
-				requestsPerSecond: getUpdates / cpu.seconds,
+				requestsPerSecond: rate,
 				cpu,
 				msPerRequest: aboveIdleMs / Math.max(1, getUpdates),
 				percentOfCorePerBot: ((aboveIdleMs / (cpu.seconds * 1000)) * 100) / bots,
-			};
-		});
-		for (const r of rows) log(`${r.bots} idle bots: ${r.msPerRequest.toFixed(2)} ms per request above n8n's idle, ${r.percentOfCorePerBot.toFixed(3)} % of a core per bot`);
-
-		// --- the floor: a raw keep-alive loop at the busiest row's rate ---------------------------------
-		const agent = keepAliveAgent();
-		const rate = Math.max(...rows.map((r) => r.requestsPerSecond));
-		const url = `${world.sandbox.url}/v3/${tokens[0]}/getUpdates`;
-		const rawSeconds = input.windowMs / 1000;
-		const total = Math.round(rate * rawSeconds);
-		const cpuBefore = process.cpuUsage();
-		const begin = performance.now();
-		for (let index = 0; index < total; index++) {
-			await postJson(url, { limit: 100 }, agent);
-			const due = begin + ((index + 1) / rate) * 1000;
-			const wait = due - performance.now();
-			if (wait > 0) await sleep(wait);
+				raw,
+				n8nClient,
+			});
+			const row = rows.at(-1)!;
+			log(`${bots} idle bots: ${row.msPerRequest.toFixed(2)} ms per request above n8n's idle (raw loop ${raw.msPerRequest.toFixed(2)} ms, n8n's client ${n8nClient.msPerRequest.toFixed(2)} ms at ${rate.toFixed(1)}/s), ${row.percentOfCorePerBot.toFixed(3)} % of a core per bot`);
 		}
-		const rawCpu = process.cpuUsage(cpuBefore);
-		agent.destroy();
-		const raw = { requests: total, seconds: (performance.now() - begin) / 1000, msPerRequest: (rawCpu.user + rawCpu.system) / 1000 / total };
-		log(`raw keep-alive loop: ${raw.msPerRequest.toFixed(3)} ms CPU per request`);
 
 		return {
 			n8nVersion: world.version,
 			none: { seconds: none.cpu.seconds, cpu: none.cpu },
 			noneBefore: { seconds: noneBefore.cpu.seconds, cpu: noneBefore.cpu },
 			rows,
-			raw,
 			latency,
 			activationSeconds,
 		};
