@@ -116,8 +116,6 @@ export function isOneTime(keypad: Keypad, spelling: OneTimeKeyboardSpelling): bo
 	return honouredSpellings(spelling).some((key) => keypad[key] === true);
 }
 
-export { CHANNEL_USERNAME, isHttpUrl } from '../nodes/shared/buttonLink';
-
 /** A problem of a `button_link` as the service words it: the JSON path, then what is wrong. */
 function buttonLinkMessage(problem: ButtonLinkProblem, buttonPath: string, buttonType: unknown): string {
 	const path = `${buttonPath}.${problem.path}`;
