@@ -7,5 +7,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/env.js'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup/afterEachFile.ts'],
 	testTimeout: 60000,
 };

@@ -7,7 +7,7 @@
  * the run. Tests then read the items that came out, or the error a person would see.
  */
 import { Container } from '@n8n/di';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -183,12 +183,23 @@ class CredentialsHelper extends ICredentialsHelper {
 
 let binaryModeReady: BinaryMode | undefined;
 
+/** Where n8n keeps binary data for this test file (or benchmark run), made when first needed. */
+let binaryDataFolder: string | undefined;
+
+/** Removes the binary data folder (test/setup/afterEachFile.ts, after every test file): they piled up in /tmp. */
+export function removeBinaryDataFolder(): void {
+	if (binaryDataFolder !== undefined) rmSync(binaryDataFolder, { recursive: true, force: true });
+	binaryDataFolder = undefined;
+	binaryModeReady = undefined;
+}
+
 /** Sets where n8n keeps binary data for this test file: in memory ('default') or on disk. */
 export async function useBinaryMode(mode: BinaryMode): Promise<void> {
 	if (binaryModeReady === mode) return;
 	const config = Container.get(BinaryDataConfig);
 	config.mode = mode;
-	config.localStoragePath = mkdtempSync(join(tmpdir(), 'rubika-binary-'));
+	binaryDataFolder ??= mkdtempSync(join(tmpdir(), 'rubika-binary-'));
+	config.localStoragePath = binaryDataFolder;
 	await Container.get(BinaryDataService).init();
 	binaryModeReady = mode;
 }

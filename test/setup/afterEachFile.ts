@@ -1,0 +1,4 @@
+// After every test file: what the in-process n8n harness left on disk goes.
+import { removeBinaryDataFolder } from '../harness/n8n';
+
+afterAll(() => removeBinaryDataFolder());
