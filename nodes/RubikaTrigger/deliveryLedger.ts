@@ -1,7 +1,7 @@
 /**
  * What the continuous trigger has handed to n8n and not yet seen finished, page by page, and so how far the
  * saved cursor may move: past a page only once the whole page was read and every execution started from it
- * has finished. Whatever is not that far is read again after a stop (see listener.ts for why that is safe).
+ * has finished. Whatever is not that far is read again after a stop (see updateEmitter.ts for why that is safe).
  */
 
 /** A page being handed to n8n: the cursor may move to `end` once it is complete and nothing of it runs. */

@@ -2,36 +2,23 @@
  * The continuous trigger's engine (Rubika Trigger v2): reads getUpdates in a loop while the workflow is
  * active, or while the editor listens for a test event, and starts one execution per update.
  *
- * Delivery rules, and why:
- * - Each update is handed to n8n with `emit` and a deduplication key: the update's identity (update_key)
- *   scoped to this bot, workflow and node. n8n 2.41+ stores the key with the execution under a unique index
- *   and starts nothing for a second emit with the same key, whatever happened in between.
- * - The saved cursor only moves past a page once n8n has finished every execution started from it (the
- *   emit's done promise). n8n saves static data only when a trigger emits (and at activation), so what is
- *   saved always lags behind the last emit: after any stop the next start reads that tail again, and n8n
- *   drops what it had already stored. Nothing lost, nothing twice.
- * - Before 2.41 there is no key (n8n's emit declares three parameters, not four), and the tail read again
- *   would run again on every restart. There an update's key is remembered as delivered when it is emitted,
- *   so that the save n8n makes at that emit already holds it: nothing runs twice, and an update emitted in
- *   the last moment before n8n died, whose execution n8n had not yet stored, is lost.
- * - Keys of finished updates are kept next to the cursor (RecentKeys, as in version 1), so that repeats from
- *   Rubika and pages read again do not even reach n8n.
+ * How each update is handed to n8n exactly once, and how the saved cursor moves: ./updateEmitter.ts.
+ * Reading, and why:
  * - Reading waits for "Interval" only when Rubika had nothing new, slows to "Idle Interval" after five quiet
- *   minutes, and backs off up to a minute while requests fail. It pauses while MAX_UNCONFIRMED executions are
- *   running, so a long backlog cannot flood n8n.
+ *   minutes, and backs off up to a minute while requests fail (./readFailures.ts). It pauses while
+ *   MAX_UNCONFIRMED executions are running, so a long backlog cannot flood n8n.
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
  * - The credential is resolved at the start and at each bot check, not per request (BOT_CHECK): n8n's
  *   resolving it per request was most of an idle trigger's cost.
- * - Nothing fails silently: a start-up or read problem becomes one failed execution per outage (report()),
- *   which runs the Error Workflow; an unattended start (n8n booting) keeps the trigger active and trying.
+ * - Nothing fails silently: a start-up or read problem becomes one failed execution per outage
+ *   (./readFailures.ts); an unattended start (n8n booting) keeps the trigger active and trying.
  */
-import type { INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
-import { isRefusal, toNodeError } from '../shared/errors';
+import { toNodeError } from '../shared/errors';
 import { matchesFilters } from '../shared/updates/filters';
-import { RecentKeys, hashKey } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
 import { SenderDirectory } from '../shared/updates/sender';
 import type { ResolvedCredential } from '../shared/transport';
@@ -40,25 +27,15 @@ import { tokenOf } from '../shared/transport/credential';
 import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
 import { pause } from '../shared/wait';
 import { addListener, removeListener } from './botIdentity';
-import type { PageInFlight } from './deliveryLedger';
-import { DeliveryLedger } from './deliveryLedger';
 import type { ListenSettings } from './listenSettings';
-import {
-	BOT_CHECK,
-	IDLE_AFTER_MS,
-	MAX_ERROR_BACKOFF_MS,
-	MAX_UNCONFIRMED,
-	REPORT_AFTER_FAILURES,
-	readListenSettings,
-} from './listenSettings';
+import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readListenSettings } from './listenSettings';
 import type { ReadingState } from './pages';
-import { SKIP_LIMIT_PER_POLL, assertPositionLost, cursorOf, fetchPage } from './pages';
+import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
+import { ReadFailures } from './readFailures';
+import { UpdateEmitter } from './updateEmitter';
 
 /** Activations nobody watches in the editor: n8n starting up, or taking over as the leader in queue mode. */
 const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadershipChange']);
-
-/** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */
-const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
 export interface ListenState extends ReadingState {
@@ -85,12 +62,7 @@ class UpdateListener {
 	/** "Listen for test event": emit the first matching new update, change nothing that is saved. */
 	private readonly testing: boolean;
 
-	/** Whether n8n takes a deduplication key: its emit declares it as a fourth parameter from 2.41 on. */
-	private readonly deduplicates: boolean;
-
 	private readonly state: ListenState;
-
-	private recent: RecentKeys;
 
 	private bot = '';
 
@@ -108,17 +80,15 @@ class UpdateListener {
 	/** A page read by start() to check the saved position, processed first by the loop. */
 	private firstPage: Awaited<ReturnType<typeof fetchPage>> | undefined;
 
-	/** What was handed to n8n and is not finished; moves the saved cursor. */
-	private readonly ledger: DeliveryLedger;
+	/** Hands updates to n8n and keeps what was delivered (its ledger moves the saved cursor). */
+	private readonly emitter: UpdateEmitter;
 
 	private lastUpdateAt = Date.now();
 
-	private failures = 0;
+	private readonly failures: ReadFailures;
 
 	/** Whether the read position has been checked against Rubika since the start (or the last bot change). */
 	private positioned = false;
-
-	private reported = false;
 
 	/** Where taps on Send and Wait's answer buttons go: read at the start, the one time n8n 2.41 can tell it. */
 	private readonly waitingAddress: string | undefined;
@@ -131,16 +101,13 @@ class UpdateListener {
 		private readonly settings: ListenSettings,
 	) {
 		this.testing = ctx.getMode() === 'manual';
-		this.deduplicates = ctx.emit.length >= 4;
 		this.waitingAddress = waitingAddressOf(ctx);
 		const saved = ctx.getWorkflowStaticData('node') as ListenState;
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
-		this.recent = RecentKeys.load(this.state, 'recentKeys');
 		this.senders = settings.addSenderDetails ? new SenderDirectory() : undefined;
-		this.ledger = new DeliveryLedger((end) => {
-			if (end !== this.state.cursor) this.state.cursor = end;
-		});
+		this.emitter = new UpdateEmitter(ctx, this.state, this.testing);
+		this.failures = new ReadFailures(ctx, settings.intervalMs);
 	}
 
 	private get stopped(): boolean {
@@ -152,7 +119,7 @@ class UpdateListener {
 		if (this.testing) {
 			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it has one.
 			const saved = this.state.bot === this.bot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
-			this.readCursor = await this.skipToEnd(saved);
+			this.readCursor = await this.skipFrom(saved);
 			this.positioned = true;
 			return;
 		}
@@ -167,7 +134,7 @@ class UpdateListener {
 			await this.position();
 		} catch (error) {
 			const nodeError = toNodeError(this.ctx.getNode(), error);
-			this.report(nodeError);
+			this.failures.startFailed(nodeError);
 			// A person publishing the workflow sees the error at once. When n8n starts up unattended, a failed
 			// activation would only show as a dot in the editor: the trigger stays active instead, the failed
 			// execution (and the Error Workflow) tell what is wrong, and the loop keeps trying to start.
@@ -175,7 +142,6 @@ class UpdateListener {
 				this.stop();
 				throw nodeError;
 			}
-			this.failures = 1;
 		}
 	}
 
@@ -191,8 +157,8 @@ class UpdateListener {
 				if (!this.positioned) await this.position();
 				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK.intervalMs && (await this.botChanged())) continue;
 				let more = false;
-				if (this.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
-				this.recovered();
+				if (this.emitter.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
+				this.failures.recovered();
 				if (!more) await pause(this.waitMs(), this.abort.signal);
 			} catch (error) {
 				if (this.stopped) break;
@@ -214,23 +180,22 @@ class UpdateListener {
 		}
 		if (page.updates.length === 0) return false;
 		this.lastUpdateAt = Date.now();
-		const entry = this.ledger.open(page.next ?? from);
+		const { ledger } = this.emitter;
+		const entry = ledger.open(page.next ?? from);
 		try {
 			for (const update of page.updates) {
 				const item = updateToItem(update);
 				const key = item.update_key;
-				// Handed to n8n from an earlier page: this page too waits for it to finish.
-				if (this.ledger.joinIfRunning(key, entry)) continue;
-				if (this.recent.has(key)) continue;
+				if (this.emitter.handled(key, entry)) continue;
 				const answerButton = answerButtonOf(item);
 				if (answerButton !== undefined) {
 					// An answer to a waiting Send and Wait, not an update for this workflow.
 					await handOnAnswerTap(this.ctx, this.waitingAddress, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton);
-					this.recent.observe(key);
+					this.emitter.passOver(key);
 					continue;
 				}
 				if (!matchesFilters(item, this.settings.filters)) {
-					this.recent.observe(key);
+					this.emitter.passOver(key);
 					continue;
 				}
 				// A failed lookup does not throw: the item goes out without the sender's details.
@@ -238,45 +203,19 @@ class UpdateListener {
 				// A download that may pass later throws: the page is read again, from the same cursor.
 				const data = await withDownloadedFile(this.ctx, emitted, this.settings.download, 'final');
 				if (this.stopped) return false;
-				this.emit(data, key, entry);
+				this.emitter.emit(data, key, entry);
 				if (this.testing) {
 					this.stop();
 					return false;
 				}
 			}
 		} catch (error) {
-			this.ledger.discard(entry);
+			ledger.discard(entry);
 			throw toNodeError(this.ctx.getNode(), error);
 		}
 		this.readCursor = entry.end;
-		this.ledger.close(entry);
+		ledger.close(entry);
 		return page.next !== undefined && page.next !== from;
-	}
-
-	private emit(data: INodeExecutionData, key: string, entry: PageInFlight): void {
-		if (this.testing) {
-			this.ctx.emit([[data]]);
-			return;
-		}
-		this.ledger.started(key, entry);
-		if (!this.deduplicates) {
-			// Saved by n8n at this very emit: after a restart the update is not read as new again.
-			this.recent.remember(key);
-			this.recent.save(this.state, 'recentKeys');
-		}
-		const done = deferred();
-		// Settled both ways: a rejection means n8n is done with it too (finished earlier, or refused to start it).
-		const finished = () => this.confirm(key);
-		done.promise.then(finished, finished);
-		if (this.deduplicates) this.ctx.emit([[data]], undefined, done, this.deduplicationKey(key));
-		else this.ctx.emit([[data]], undefined, done);
-	}
-
-	/** n8n finished the execution of `key`: remember it as delivered, move the cursor past complete pages. */
-	private confirm(key: string): void {
-		if (!this.ledger.finished(key)) return;
-		this.recent.remember(key);
-		this.recent.save(this.state, 'recentKeys');
 	}
 
 	/**
@@ -286,7 +225,7 @@ class UpdateListener {
 	private async position(): Promise<void> {
 		this.positioned = false;
 		if (this.state.started !== true && this.settings.firstActivation === 'startFromNow') {
-			this.state.cursor = await this.skipToEnd(undefined);
+			this.state.cursor = await this.skipFrom(undefined);
 			this.state.started = true;
 			this.readCursor = this.state.cursor;
 			this.positioned = true;
@@ -307,23 +246,15 @@ class UpdateListener {
 		await assertPositionLost(this.ctx, this.settings, this.credential);
 		this.ctx.logger.warn(`Rubika Trigger: Rubika rejected the saved position; continuing as "${this.settings.onRejectedPosition}"`);
 		// Pages of the refused position can no longer move the cursor; their executions still confirm their keys.
-		this.ledger.discardAll();
-		this.readCursor = this.settings.onRejectedPosition === 'skipToNow' ? await this.skipToEnd(undefined) : undefined;
+		this.emitter.ledger.discardAll();
+		this.readCursor = this.settings.onRejectedPosition === 'skipToNow' ? await this.skipFrom(undefined) : undefined;
 		if (this.readCursor === undefined) delete this.state.cursor;
 		else this.state.cursor = this.readCursor;
 	}
 
-	/** Reads pages from `from` without emitting, to where Rubika has nothing more; returns that position. */
-	private async skipToEnd(from: string | undefined): Promise<string | undefined> {
-		let cursor = from;
-		for (let skipped = 0; skipped < SKIP_LIMIT_PER_POLL; ) {
-			const page = await fetchPage(this.ctx, cursor, this.settings.pageSize, this.requestOptions());
-			if (page === 'rejected') return await this.skipToEnd(undefined);
-			skipped += page.updates.length;
-			if (page.updates.length === 0 || page.next === undefined || page.next === cursor) return page.next ?? cursor;
-			cursor = page.next;
-		}
-		return cursor;
+	/** The position after everything Rubika has now, from `from` (./pages.ts skipToEnd). */
+	private async skipFrom(from: string | undefined): Promise<string | undefined> {
+		return await skipToEnd(this.ctx, from, this.settings.pageSize, this.requestOptions());
 	}
 
 	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
@@ -335,7 +266,7 @@ class UpdateListener {
 		addListener(bot);
 		this.bot = bot;
 		this.adoptBot();
-		this.ledger.discardAll();
+		this.emitter.ledger.discardAll();
 		await this.position();
 		return true;
 	}
@@ -352,19 +283,14 @@ class UpdateListener {
 
 	/** Forgets the position and delivered keys saved for another bot. */
 	private adoptBot(): void {
-		if (this.state.bot !== undefined && this.state.bot !== this.bot) {
+		const another = this.state.bot !== undefined && this.state.bot !== this.bot;
+		if (another) {
 			this.ctx.logger.warn('Rubika Trigger: the credential now belongs to another bot; starting as on a first activation');
 			delete this.state.cursor;
 			delete this.state.started;
-			this.state.recentKeys = [];
-			this.recent = RecentKeys.load(this.state, 'recentKeys');
 		}
+		this.emitter.adoptBot(this.bot, another);
 		this.state.bot = this.bot;
-	}
-
-	private deduplicationKey(key: string): string {
-		const workflowId = this.ctx.getWorkflow().id ?? '';
-		return `rubika:${workflowId}:${this.ctx.getNode().id}:${hashKey(`${this.bot}:${key}`)}`;
 	}
 
 	private waitMs(): number {
@@ -378,47 +304,9 @@ class UpdateListener {
 			this.stop();
 			return;
 		}
-		this.failures++;
+		this.failures.failed();
 		// A credential switched to another bot shows as failing reads (its token or the old position refused).
 		if (await this.botChanged().catch(() => false)) return;
-		const ceiling = Math.min(MAX_ERROR_BACKOFF_MS, this.settings.intervalMs * 2 ** this.failures);
-		const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-		this.ctx.logger.warn(
-			`Rubika Trigger: reading updates failed (${nodeError.message}); nothing was skipped, trying again in ${Math.round(delay / 100) / 10} s`,
-		);
-		// A refusal will not pass by itself: reported at once. A fault (Rubika down, the network) only once it
-		// has lasted through a few retries.
-		if (this.failures >= REPORT_AFTER_FAILURES || isRefusal(nodeError, ...LASTING_REFUSALS)) this.report(nodeError);
-		await pause(delay, this.abort.signal);
+		await pause(this.failures.retryDelay(nodeError), this.abort.signal);
 	}
-
-	/**
-	 * Tells the user, once per outage, that the trigger cannot read: a failed execution with the whole
-	 * explanation, which also starts the workflow's Error Workflow (n8n 2.8.4 and 2.41 alike).
-	 */
-	private report(nodeError: NodeApiError | NodeOperationError): void {
-		if (this.reported) return;
-		this.reported = true;
-		nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}The trigger stays active, keeps its position and keeps trying; nothing is skipped.`;
-		this.ctx.logger.error(`Rubika Trigger: ${nodeError.message}`);
-		this.ctx.saveFailedExecution(nodeError);
-	}
-
-	private recovered(): void {
-		if (this.failures >= REPORT_AFTER_FAILURES) this.ctx.logger.info('Rubika Trigger: reading updates works again');
-		this.failures = 0;
-		this.reported = false;
-	}
-}
-
-type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
-
-function deferred(): DonePromise {
-	let resolve!: (value: IRun | PromiseLike<IRun>) => void;
-	let reject!: (error: Error) => void;
-	const promise = new Promise<IRun>((onResolve, onReject) => {
-		resolve = onResolve;
-		reject = onReject;
-	});
-	return { promise, resolve, reject };
 }

@@ -107,6 +107,27 @@ export async function fetchPage(
 	return readPage(ctx, data);
 }
 
+/**
+ * Reads pages from `from` without emitting, to where Rubika has nothing more (or SKIP_LIMIT_PER_POLL updates
+ * on); returns that position. A `from` Rubika refuses is dropped: the skipping starts over from the start.
+ */
+export async function skipToEnd(
+	ctx: TriggerFunctions,
+	from: string | undefined,
+	pageSize: number,
+	options: { abortSignal?: AbortSignal; credential?: ResolvedCredential },
+): Promise<string | undefined> {
+	let cursor = from;
+	for (let skipped = 0; skipped < SKIP_LIMIT_PER_POLL; ) {
+		const page = await fetchPage(ctx, cursor, pageSize, options);
+		if (page === 'rejected') return await skipToEnd(ctx, undefined, pageSize, options);
+		skipped += page.updates.length;
+		if (page.updates.length === 0 || page.next === undefined || page.next === cursor) return page.next ?? cursor;
+		cursor = page.next;
+	}
+	return cursor;
+}
+
 /** A getUpdates answer we can trust, or a NodeApiError saying what is wrong with it. */
 export function readPage(ctx: TriggerFunctions, data: unknown): Page {
 	const malformed = (what: string) =>

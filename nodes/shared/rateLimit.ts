@@ -17,6 +17,7 @@
  *   fixed number of attempts: a limit the execution has adapted to costs time, not items, while a bot that
  *   stays limited still fails after a bounded time.
  */
+import { backoffDelay } from './transport/retryPolicy';
 import type { Clock } from './wait';
 import { SYSTEM_CLOCK } from './wait';
 
@@ -158,11 +159,4 @@ export class RateLimitGate {
 	private ceiling(): number {
 		return this.settings.maxPerSecond > 0 ? this.settings.maxPerSecond : Infinity;
 	}
-}
-
-/** Exponential backoff from `baseDelayMs`, doubled per attempt up to `maxDelayMs`, with equal jitter. */
-export function backoffDelay(baseDelayMs: number, maxDelayMs: number, attempt: number): number {
-	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
-	// "Equal jitter": at least half the exponential delay, so retries never hammer the server at once.
-	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }

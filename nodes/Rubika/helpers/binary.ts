@@ -143,30 +143,40 @@ export async function readUploadSource(
 	}
 	const mimeType = (binary.mimeType ?? '').trim() || 'application/octet-stream';
 	const fileName = (fileNameOverride ?? '').trim() || binary.fileName || defaultFileName(binary);
-	const id = binary.id;
-	if (id) {
-		const metadata = await context.helpers.getBinaryMetadata(id);
-		const size = Number.isFinite(metadata?.fileSize) ? metadata.fileSize : Number(binary.bytes);
-		if (!Number.isFinite(size)) throw new InputError(BINARY_FIELD, `the size of the file in "${name}" is unknown`);
-		return {
-			fileName,
-			mimeType,
-			size,
-			field: BINARY_FIELD,
-			content: async function* () {
-				// A new read stream per attempt: a stream that was half sent cannot be rewound.
-				yield* (await context.helpers.getBinaryStream(id, CHUNK_BYTES)) as AsyncIterable<Uint8Array>;
-			},
-		};
-	}
-	// In memory n8n keeps base64 text; its decoded length is known without decoding it.
+	const bytes = binary.id ? await storedBytes(context, binary.id, binary, name) : bytesInMemory(context, itemIndex, binary, name);
+	return { fileName, mimeType, field: BINARY_FIELD, ...bytes };
+}
+
+/** A file in n8n's binary store (disk, database, S3): its size from the store's metadata, read as a stream. */
+async function storedBytes(
+	context: IExecuteFunctions,
+	id: string,
+	binary: IBinaryData,
+	name: string,
+): Promise<Pick<UploadSource, 'size' | 'content'>> {
+	const metadata = await context.helpers.getBinaryMetadata(id);
+	const size = Number.isFinite(metadata?.fileSize) ? metadata.fileSize : Number(binary.bytes);
+	if (!Number.isFinite(size)) throw new InputError(BINARY_FIELD, `the size of the file in "${name}" is unknown`);
+	return {
+		size,
+		content: async function* () {
+			// A new read stream per attempt: a stream that was half sent cannot be rewound.
+			yield* (await context.helpers.getBinaryStream(id, CHUNK_BYTES)) as AsyncIterable<Uint8Array>;
+		},
+	};
+}
+
+/** A file n8n keeps in memory, as base64 text: its decoded length is known without decoding it. */
+function bytesInMemory(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	binary: IBinaryData,
+	name: string,
+): Pick<UploadSource, 'size' | 'content'> {
 	const size = Buffer.byteLength(binary.data ?? '', 'base64');
 	let decoded: Promise<Buffer> | undefined;
 	return {
-		fileName,
-		mimeType,
 		size,
-		field: BINARY_FIELD,
 		content: async function* () {
 			// Decoded once, on the first attempt, and kept for retries; only views of it are handed out.
 			decoded ??= context.helpers.getBinaryDataBuffer(itemIndex, name);

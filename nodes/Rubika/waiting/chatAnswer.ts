@@ -4,13 +4,15 @@
  * (../../shared/chatAnswers.ts says how that is made safe). Here: the fields, the buttons sent, and what the
  * waiting node does with a forwarded tap — who may answer, what the chat shows afterwards, the output.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData, NodeApiError } from 'n8n-workflow';
 
 import type { ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
 import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
+import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
-import type { Keypad } from '../../shared/types';
+import type { Keypad, MetadataPart } from '../../shared/types';
 import { senderOf } from '../../shared/updates/sender';
+import type { ItemCall } from '../actions/types';
 import { approvalLabels } from './labels';
 
 export const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
@@ -102,7 +104,7 @@ export function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, it
  * The message fields carrying the answer buttons, or a reason they cannot be sent (then the caller falls back
  * to links): a resume token this package cannot carry in a button id.
  */
-export function answerButtonsFields(
+function answerButtonsFields(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	answerIn: ChatAnswerIn,
@@ -128,6 +130,34 @@ export function answerButtonsFields(
 	// node removes it once answered (After the Decision).
 	const chatKeypad: Keypad = { ...keypad, resize_keyboard: true, one_time_keyboard: false };
 	return { fields: { chat_keypad: chatKeypad as unknown as IDataObject, chat_keypad_type: 'New' } };
+}
+
+/**
+ * The question with answer buttons in the chat; a refusal of the buttons by Rubika (INVALID_INPUT, e.g. an id
+ * longer than it takes) or a resume token that cannot travel in a button is a problem for the caller to fall
+ * back on links.
+ */
+export async function sendAnswerButtons(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	answerIn: ChatAnswerIn,
+	base: IDataObject,
+	message: { text: string; metadata?: { meta_data_parts: MetadataPart[] } },
+	botToken: string,
+	call: ItemCall,
+): Promise<{ sent: IDataObject } | { problem: string }> {
+	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
+	const buttons = answerButtonsFields(context, itemIndex, answerIn, String(base.chat_id), approval, botToken);
+	if ('problem' in buttons) return buttons;
+	const body: IDataObject = { ...base, text: message.text, ...buttons.fields };
+	if (message.metadata && message.metadata.meta_data_parts.length > 0) body.metadata = message.metadata as unknown as IDataObject;
+	const sent = await callRubika(context, 'sendMessage', body, call).then(
+		(data) => ({ sent: data }),
+		(error: unknown) => ({ error }),
+	);
+	if ('sent' in sent) return sent;
+	if (!isRefusal(sent.error, 'INVALID_INPUT')) throw sent.error as NodeApiError;
+	return { problem: `Rubika refused the answer buttons: ${(sent.error as Error).message}` };
 }
 
 /** Sender IDs from Restrict to User IDs; empty means anyone. */

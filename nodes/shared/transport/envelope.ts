@@ -1,11 +1,12 @@
 /**
  * Reading Rubika's answer: the envelope's `data` (big integer ids kept whole), or the refusal it carries as an
- * AttemptFailure saying what the status means and whether a retry can help.
+ * AttemptFailure saying what the status means; whether a retry can help is the retry policy's (./retryPolicy.ts).
  */
 import { isPlainObject, parseJsonKeepingBigIntegers } from '../json';
 import { undocumentedMethodHint, unknownMethodReport } from '../unknownMethod';
 import type { RawResponse } from './failures';
 import { AttemptFailure, httpFailure } from './failures';
+import { isRateLimitStatus, readRetryAfter, retryable } from './retryPolicy';
 
 /** What each known status means to someone building a workflow. */
 const STATUS_EXPLANATIONS: Record<string, string> = {
@@ -16,18 +17,14 @@ const STATUS_EXPLANATIONS: Record<string, string> = {
 	TOO_REQUESTS: 'Rubika is rate limiting this bot. Slow down (see the node\'s pacing option) and try again.',
 };
 
-/** Rubika statuses that will never succeed on retry. */
-const FINAL_STATUSES = new Set(['INVALID_INPUT', 'INVALID_ACCESS']);
-const RATE_LIMIT_STATUSES = new Set(['TOO_REQUESTS', 'TOO_REQUEST']);
-
 /** The envelope's `data` when Rubika says OK; throws the AttemptFailure for anything else. */
 export function readEnvelope(method: string, response: RawResponse): unknown {
 	const text = bodyText(response.body);
-	const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+	const retryAfterMs = readRetryAfter(response.headers['retry-after']);
 	const envelope = parseEnvelope(text);
 	if (response.statusCode === 429) {
 		// Named like a refusal that comes with HTTP 200, so that the status is in the message either way.
-		const status = isEnvelope(envelope) && RATE_LIMIT_STATUSES.has(String(envelope.status)) ? String(envelope.status) : 'TOO_REQUESTS';
+		const status = isEnvelope(envelope) && isRateLimitStatus(String(envelope.status)) ? String(envelope.status) : 'TOO_REQUESTS';
 		throw refusal(method, status, devMessageOf(envelope), 429, retryAfterMs, ' (HTTP 429)');
 	}
 	if (!isEnvelope(envelope)) {
@@ -41,14 +38,13 @@ export function readEnvelope(method: string, response: RawResponse): unknown {
 	const unknownMethod = unknownMethodReport(method, { httpCode: response.statusCode, status, devMessage });
 	if (unknownMethod) {
 		const details = { method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode };
-		throw new AttemptFailure(false, unknownMethod.message, unknownMethod.description, details, response.statusCode);
+		throw new AttemptFailure(retryable.unknownMethod, unknownMethod.message, unknownMethod.description, details, response.statusCode);
 	}
 	throw refusal(method, status, devMessage, response.statusCode, retryAfterMs);
 }
 
 /**
- * Rubika's refusal with `status`: what it means, whether a retry can help (a rate limit, or a server fault
- * that is not final), and Rubika's own words. `httpNote` names an HTTP code that is part of the story (429).
+ * Rubika's refusal with `status`: what it means, whether a retry can help, and Rubika's own words. `httpNote` names an HTTP code that is part of the story (429).
  */
 function refusal(
 	method: string,
@@ -58,10 +54,10 @@ function refusal(
 	retryAfterMs: number | undefined,
 	httpNote = '',
 ): AttemptFailure {
-	const rateLimited = RATE_LIMIT_STATUSES.has(status);
+	const rateLimited = isRateLimitStatus(status);
 	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ?? `Rubika answered with the status ${status}.`;
 	return new AttemptFailure(
-		rateLimited || (!FINAL_STATUSES.has(status) && httpCode >= 500),
+		retryable.refusal(status, httpCode),
 		`Rubika ${method} failed: ${status}${httpNote}${devMessage ? ` – ${devMessage}` : ''}`,
 		explanation + (devMessage ? ` Rubika says: ${devMessage}` : '') + (rateLimited ? '' : undocumentedMethodHint(method)),
 		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: httpCode },
@@ -94,11 +90,4 @@ function bodyText(body: unknown): string {
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
 	return JSON.stringify(body);
-}
-
-function parseRetryAfter(header: string | string[] | undefined): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (!value) return undefined;
-	const seconds = Number(value);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }

@@ -1,11 +1,14 @@
 /**
- * What one failed attempt means: its message and description for a person, and whether trying again can help.
- * Rubika's own refusals are read in ./envelope.ts; here are the failures around them (an answer that is not the
- * Bot API's, a network fault, a rate limit that outlasted its wait budget).
+ * What one failed attempt means: its message and description for a person, and what kind of failure it is; the
+ * retry policy (./retryPolicy.ts) says whether trying again can help. Rubika's own refusals are read in
+ * ./envelope.ts; here are the failures around them (an answer that is not the Bot API's, a network fault, a
+ * rate limit that outlasted its wait budget).
  */
 import type { JsonObject } from 'n8n-workflow';
 
 import { unknownMethodReport } from '../unknownMethod';
+import type { WaitBudgetSpent } from './retryPolicy';
+import { retryable } from './retryPolicy';
 
 /** An HTTP answer as the transport reads it: status, headers and the body not yet parsed. */
 export interface RawResponse {
@@ -28,41 +31,29 @@ export class AttemptFailure {
 	) {}
 }
 
-const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'UND_ERR_SOCKET',
-]);
+/** What a body that is not a Rubika envelope looks like. */
+export type BodyShape = 'empty' | 'html' | 'json' | 'other';
 
 /** An answer that is not a Rubika envelope: an HTML error page, an empty or truncated body. */
 export function httpFailure(method: string, response: RawResponse, text: string): AttemptFailure {
 	const code = response.statusCode;
 	const unknownMethod = unknownMethodReport(method, { httpCode: code });
 	if (unknownMethod) {
-		return new AttemptFailure(false, unknownMethod.message, unknownMethod.description, {
+		return new AttemptFailure(retryable.unknownMethod, unknownMethod.message, unknownMethod.description, {
 			method,
 			http_code: code,
 			body_start: text.slice(0, 200),
 		}, code);
 	}
-	const kind =
-		text.trim() === ''
-			? 'an empty body'
-			: /^\s*</.test(text)
-				? `an HTML page${titleOf(text)}`
-				: looksLikeJson(text)
-					? 'JSON that is cut off or malformed'
-					: 'a body that is not JSON';
-	const transient = code >= 500 || code === 408 || code === 425 || text.trim() === '';
+	const shape = bodyShape(text);
+	const kind = {
+		empty: 'an empty body',
+		html: `an HTML page${titleOf(text)}`,
+		json: 'JSON that is cut off or malformed',
+		other: 'a body that is not JSON',
+	}[shape];
 	return new AttemptFailure(
-		transient || looksLikeJson(text),
+		retryable.badAnswer(code, shape),
 		`Rubika ${method} did not answer like the Bot API: HTTP ${code} with ${kind}`,
 		code >= 500
 			? 'The Rubika server (or a proxy in front of it) failed. This is usually temporary.'
@@ -72,28 +63,38 @@ export function httpFailure(method: string, response: RawResponse, text: string)
 	);
 }
 
-/** What went wrong when a request got no answer, in words, and whether trying again may help. */
-export function networkProblem(error: unknown): { reason: string; transient: boolean; code?: string } {
+/** What went wrong when a request got no answer: in words, and its error code. */
+export interface NetworkProblem {
+	reason: string;
+	code?: string;
+	timedOut: boolean;
+	/** The connection closed before an answer came. */
+	hungUp: boolean;
+}
+
+export function networkProblem(error: unknown): NetworkProblem {
 	const code = findErrorCode(error);
 	const text = error instanceof Error ? error.message : String(error);
 	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
+	const hungUp = /socket hang up/i.test(text);
 	const reason = timedOut
 		? 'the request timed out'
 		: code === 'ECONNREFUSED'
 			? 'the connection was refused'
 			: code === 'ENOTFOUND'
 				? 'the host name could not be resolved'
-				: code === 'ECONNRESET' || /socket hang up/i.test(text)
+				: code === 'ECONNRESET' || hungUp
 					? 'the connection was dropped before an answer came'
 					: text;
-	return { reason, transient: timedOut || TRANSIENT_NETWORK_CODES.has(code ?? '') || /socket hang up/i.test(text), code };
+	return { reason, code, timedOut, hungUp };
 }
 
 /** No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. */
 export function networkFailure(method: string, error: unknown): AttemptFailure {
-	const { reason, transient, code } = networkProblem(error);
+	const problem = networkProblem(error);
+	const { reason, code } = problem;
 	return new AttemptFailure(
-		transient,
+		retryable.noAnswer(problem),
 		`Could not reach Rubika for ${method}: ${reason}`,
 		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
 		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.
@@ -102,7 +103,7 @@ export function networkFailure(method: string, error: unknown): AttemptFailure {
 }
 
 /** The refusal that used up the wait budget, saying how long it lasted and where the budget is set. */
-export function rateLimitBudgetSpent(failure: AttemptFailure, refusedMs: number, maxWaitMs: number): AttemptFailure {
+export function rateLimitBudgetSpent({ refusal: failure, refusedMs, maxWaitMs }: WaitBudgetSpent): AttemptFailure {
 	const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 	const why =
 		maxWaitMs === 0
@@ -112,7 +113,7 @@ export function rateLimitBudgetSpent(failure: AttemptFailure, refusedMs: number,
 					: `Rubika kept refusing this request (for ${seconds(refusedMs)}), and the next try would come later than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`) +
 				' Meanwhile every request of this node paused and slowed down.';
 	return new AttemptFailure(
-		false,
+		retryable.waitBudgetSpent,
 		failure.message,
 		`${failure.description}${/[.!?]$/.test(failure.description) ? '' : '.'} ${why}`,
 		{
@@ -126,8 +127,10 @@ export function rateLimitBudgetSpent(failure: AttemptFailure, refusedMs: number,
 	);
 }
 
-function looksLikeJson(text: string): boolean {
-	return /^\s*[[{]/.test(text);
+function bodyShape(text: string): BodyShape {
+	if (text.trim() === '') return 'empty';
+	if (/^\s*</.test(text)) return 'html';
+	return /^\s*[[{]/.test(text) ? 'json' : 'other';
 }
 
 function titleOf(html: string): string {

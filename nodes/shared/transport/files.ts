@@ -13,6 +13,7 @@ import type { RawResponse } from './failures';
 import { AttemptFailure, httpFailure } from './failures';
 import type { CallOptions } from './retry';
 import { sendWithRetries } from './retry';
+import { retryable } from './retryPolicy';
 
 /**
  * A transfer may take long: ten minutes per attempt. The Rubika node's Timeout is for one answer of the Bot API
@@ -94,7 +95,7 @@ export async function streamFromRubika<T>(
 			const expected = declaredLength(response.headers);
 			if (expected !== undefined && bytes !== undefined && bytes !== expected) {
 				throw new AttemptFailure(
-					true,
+					retryable.cutShort,
 					`Rubika ${label} was incomplete: ${bytes} bytes arrived where ${expected} were announced`,
 					'The connection to the file server broke off. This is usually temporary.',
 					{ method: label, received_bytes: bytes, expected_bytes: expected },

@@ -1,37 +1,24 @@
 /**
  * The retry loop every request goes through: n8n's `httpRequestWithAuthentication` (the credential puts the
- * token into the path), a timeout per attempt, transient faults retried with backoff, and rate-limit refusals
- * waited out under the execution's rate-limit gate (../rateLimit.ts) when it has one. What a failure means is
- * decided in ./failures.ts and ./envelope.ts; the error that leaves here is scrubbed of the token (./redact.ts).
+ * token into the path) with a timeout per attempt, in one of two paths. Without a gate every failure is a
+ * fault, retried with backoff; under the execution's rate-limit gate (../rateLimit.ts) every attempt waits for
+ * its admission, and a rate-limit refusal is waited out together with the other requests instead. What a
+ * failure means is read in ./envelope.ts and ./failures.ts, what comes next is decided in ./retryPolicy.ts,
+ * and the error that leaves here is scrubbed of the token (./redact.ts).
  */
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Admission, RateLimitSettings } from '../rateLimit';
-import { RateLimitGate, backoffDelay } from '../rateLimit';
+import type { RateLimitSettings } from '../rateLimit';
+import { RateLimitGate } from '../rateLimit';
 import { pause } from '../wait';
 import type { ResolvedCredential, RubikaContext } from './credential';
 import { CREDENTIAL_TYPE } from './credential';
 import type { RawResponse } from './failures';
 import { AttemptFailure, networkFailure, rateLimitBudgetSpent } from './failures';
 import { toNodeApiError } from './redact';
-
-export interface RetryPolicy {
-	/** Total attempts, the first included. */
-	maxAttempts: number;
-	/** Delay before the first retry; doubles each time, with full jitter. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Never sleep more than this in total for one call. */
-	maxTotalDelayMs: number;
-}
-
-const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 4,
-	baseDelayMs: 400,
-	maxDelayMs: 8_000,
-	maxTotalDelayMs: 30_000,
-};
+import type { RetryPolicy } from './retryPolicy';
+import { FaultRetries, RefusalBudget, retryPolicy } from './retryPolicy';
 
 export interface CallOptions {
 	itemIndex?: number;
@@ -69,45 +56,90 @@ export interface ExecutionSettings extends Pick<CallOptions, 'retry' | 'timeoutM
  * that all of them share. The node creates them once per execution and hands them to every call.
  */
 export function executionCallOptions({ rateLimit, retry, timeoutMs }: ExecutionSettings): CallOptions {
-	const policy = { ...DEFAULT_RETRY_POLICY, ...retry };
+	const policy = retryPolicy(retry);
 	const gate = new RateLimitGate({ ...rateLimit, baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs });
 	return { retry, timeoutMs, gate };
 }
 
+type RequestSource = IHttpRequestOptions | (() => IHttpRequestOptions);
+type Interpret<T> = (response: RawResponse) => T | Promise<T>;
+
+/**
+ * Sends `request` until `interpret` accepts an answer or the retry policy gives up. `gated`: the request is a
+ * Bot API call, paced and held by the execution's gate when the options carry one.
+ */
 export async function sendWithRetries<T>(
 	context: RubikaContext,
 	label: string,
-	request: IHttpRequestOptions | (() => IHttpRequestOptions),
+	request: RequestSource,
 	options: CallOptions,
-	interpret: (response: RawResponse) => T | Promise<T>,
+	interpret: Interpret<T>,
 	{ gated = false } = {},
 ): Promise<T> {
-	const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-	const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const gate = gated ? options.gate : undefined;
-	let slept = 0;
-	let attempts = 0;
-	// Failed attempts that count against policy.maxAttempts: all of them, except rate-limit refusals under a gate.
-	let faults = 0;
-	let refusedSince: number | undefined;
-	let refusal: AttemptFailure | undefined;
-	const signal = options.abortSignal;
-	const abandoned = () => new NodeOperationError(context.getNode(), `Rubika ${label}: abandoned, the caller stopped`);
-	const fail = async (failure: AttemptFailure) => await toNodeApiError(context, failure, options.itemIndex, attempts, options.credential);
-	const resolved = options.credential ? { credentialsDecrypted: options.credential } : undefined;
+	const call = new Attempts(context, label, request, options, interpret);
+	return gated && options.gate ? await sendGated(call, options.gate) : await sendUngated(call);
+}
+
+async function sendUngated<T>(call: Attempts<T>): Promise<T> {
 	for (;;) {
-		if (signal?.aborted) throw abandoned();
-		let failure: AttemptFailure;
-		const admission: Admission | undefined = gate
-			? await gate.admit(refusedSince === undefined ? Infinity : refusedSince + gate.settings.maxWaitMs)
-			: { startedAt: Date.now(), paced: false };
-		if (!admission) {
-			// Refused before, and the cool-down or the pace would start the next try past the wait budget.
-			throw await fail(rateLimitBudgetSpent(refusal!, gate!.clock.now() - refusedSince!, gate!.settings.maxWaitMs));
+		call.stopIfAborted();
+		const outcome = await call.send();
+		if (outcome.ok) return outcome.result;
+		await call.backOff(outcome.failure);
+	}
+}
+
+async function sendGated<T>(call: Attempts<T>, gate: RateLimitGate): Promise<T> {
+	const refusals = new RefusalBudget(gate);
+	for (;;) {
+		call.stopIfAborted();
+		const admission = await gate.admit(refusals.deadline());
+		// Refused before, and the cool-down or the pace would start the next try past the wait budget.
+		if (!admission) throw await call.fail(rateLimitBudgetSpent(refusals.spent()));
+		const outcome = await call.send();
+		if (outcome.ok) {
+			gate.succeeded(admission);
+			return outcome.result;
 		}
-		attempts++;
+		if (!outcome.failure.rateLimited) {
+			await call.backOff(outcome.failure);
+			continue;
+		}
+		// No sleep here: the gate holds this request, and every other one of the execution, until the
+		// cool-down ends. What bounds the retries is how long this request has been refused.
+		const wait = refusals.refused(admission, outcome.failure);
+		if (typeof wait !== 'number') throw await call.fail(rateLimitBudgetSpent(wait));
+		call.debug(`${outcome.failure.message}; all requests wait ${wait} ms`);
+	}
+}
+
+/** One call's attempts: sending one, backing off after a fault, and the error the call ends with. */
+class Attempts<T> {
+	private count = 0;
+	private readonly faults: FaultRetries;
+
+	constructor(
+		private readonly context: RubikaContext,
+		private readonly label: string,
+		private readonly request: RequestSource,
+		private readonly options: CallOptions,
+		private readonly interpret: Interpret<T>,
+	) {
+		this.faults = new FaultRetries(retryPolicy(options.retry));
+	}
+
+	stopIfAborted(): void {
+		if (this.options.abortSignal?.aborted) {
+			throw new NodeOperationError(this.context.getNode(), `Rubika ${this.label}: abandoned, the caller stopped`);
+		}
+	}
+
+	/** One attempt: its result, or what went wrong. */
+	async send(): Promise<{ ok: true; result: T } | { ok: false; failure: AttemptFailure }> {
+		const { context, options } = this;
+		this.count++;
 		try {
-			const base = typeof request === 'function' ? request() : request;
+			const base = typeof this.request === 'function' ? this.request() : this.request;
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_TYPE,
@@ -119,42 +151,33 @@ export async function sendWithRetries<T>(
 					encoding: base.encoding ?? 'text',
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
-					timeout,
-					...(signal ? { abortSignal: signal } : {}),
+					timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+					...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
 				},
-				resolved,
+				options.credential ? { credentialsDecrypted: options.credential } : undefined,
 			)) as RawResponse;
 			// Awaited here, so that a failure while a streamed body is consumed is retried too.
-			const result = await interpret(response);
-			gate?.succeeded(admission);
-			return result;
+			return { ok: true, result: await this.interpret(response) };
 		} catch (error) {
-			if (signal?.aborted) throw abandoned();
-			failure = error instanceof AttemptFailure ? error : networkFailure(label, error);
+			this.stopIfAborted();
+			return { ok: false, failure: error instanceof AttemptFailure ? error : networkFailure(this.label, error) };
 		}
-		if (gate && failure.rateLimited) {
-			// No sleep here: the gate holds this request, and every other one of the execution, until the
-			// cool-down ends. What bounds the retries is how long this request has been refused.
-			const now = gate.clock.now();
-			refusedSince ??= now;
-			refusal = failure;
-			const resumeAt = Math.max(gate.refused(admission, failure.retryAfterMs), now + (failure.retryAfterMs ?? 0));
-			if (resumeAt - refusedSince >= gate.settings.maxWaitMs) {
-				throw await fail(rateLimitBudgetSpent(failure, now - refusedSince, gate.settings.maxWaitMs));
-			}
-			context.logger?.debug(`Rubika ${label}: ${failure.message}; all requests wait ${resumeAt - now} ms`);
-			continue;
-		}
-		faults++;
-		const delay =
-			failure.retryAfterMs !== undefined
-				? Math.min(failure.retryAfterMs, policy.maxDelayMs)
-				: backoffDelay(policy.baseDelayMs, policy.maxDelayMs, faults);
-		if (!failure.retryable || faults >= policy.maxAttempts || slept + delay > policy.maxTotalDelayMs) {
-			throw await fail(failure);
-		}
-		context.logger?.debug(`Rubika ${label}: ${failure.message}; retry ${faults} in ${delay} ms`);
-		slept += delay;
-		await pause(delay, signal);
+	}
+
+	/** Waits before the next attempt after a fault, or ends the call with it when the policy gives up. */
+	async backOff(failure: AttemptFailure): Promise<void> {
+		const next = this.faults.next(failure);
+		if (!next) throw await this.fail(failure);
+		this.debug(`${failure.message}; retry ${next.retry} in ${next.delayMs} ms`);
+		await pause(next.delayMs, this.options.abortSignal);
+	}
+
+	/** The error the call ends with: the failure, scrubbed of the token, with the attempts made. */
+	async fail(failure: AttemptFailure): Promise<NodeApiError> {
+		return await toNodeApiError(this.context, failure, this.options.itemIndex, this.count, this.options.credential);
+	}
+
+	debug(message: string): void {
+		this.context.logger?.debug(`Rubika ${this.label}: ${message}`);
 	}
 }
