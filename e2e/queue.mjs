@@ -106,8 +106,14 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 	const unknown = only.filter((name) => !SCENARIOS.includes(name));
 	if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
 	const wanted = (name) => only.includes(name);
-	/** A step of a scenario, run only when the scenario is wanted. */
-	const scenario = (name, label, fn) => (wanted(name) ? t.step(label, fn) : undefined);
+	/** A step of a scenario, run only when the scenario is wanted; prints how long it took. */
+	const scenario = async (name, label, fn) => {
+		if (!wanted(name)) return undefined;
+		const started = Date.now();
+		const result = await t.step(label, fn);
+		t.note(`(${label}: ${secs(Date.now() - started)})`);
+		return result;
+	};
 	const { admin, demo } = world;
 	const sara = demo.users.sara;
 	const postTo = (base, path, body) =>
