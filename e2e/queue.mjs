@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The package in n8n's queue mode (e2e/lib/queue-world.mjs: PostgreSQL, Redis, main + 2 workers + 1 webhook
-// process, n8n 2.41.1), checked as a scaled-out user would:
+// process; n8n 2.41.1 unless --version says otherwise), checked as a scaled-out user would:
 //   1. a broadcast to 2,000 sandbox users split into two executions that run at once on the two workers,
 //      under the sandbox's rate limit: every recipient gets the message exactly once;
 //   2. a worker killed (SIGKILL) in the middle of a broadcast that uses Skip Chats Already Sent, then the
@@ -13,15 +13,20 @@
 //      same instant at both are counted and reported;
 //   5. Send and Wait for Response: the person's answer arrives through the webhook process and a worker
 //      resumes the execution;
-//   6. Send and Wait answered in the chat (Answer In: Buttons Under the Message): the tap reaches the Rubika
-//      Webhook Trigger in the webhook process, which hands it on to the execution's resume address (WEBHOOK_URL);
-//      a worker runs the resumed execution to the end, approved.
+//   6. Send and Wait answered in the chat: every case of e2e/chat-answers.mjs (lib/chat-answer-cases.mjs) —
+//      taps under the message through the Rubika Webhook Trigger in the webhook process, chat-keypad taps
+//      through the continuous Rubika Trigger on main, both handed on to the execution's resume address
+//      (WEBHOOK_URL); each decided execution runs on a worker when it starts and again when it goes on.
 //
-//   node e2e/queue.mjs [--no-build] [--keep] [--tgz file] [--recipients 2000]
+//   node e2e/queue.mjs [--version 2.8.4] [--only chat,webhook] [--no-build] [--keep] [--tgz file] [--recipients 2000]
+//
+// --only runs just those scenarios (SCENARIOS below); `npm test` runs all of them on 2.41.1 and only `chat` on
+// 2.8.4, which keeps the suite's time down while both versions' hand-over through a webhook process is checked.
 //
 // Timings and throughput are printed, not bounded (benchmarks hold thresholds).
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/harness.mjs';
+import { chatAnswerCases } from './lib/chat-answer-cases.mjs';
 import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
 import { packageLoadProblems } from './lib/n8n.mjs';
 import { broadcastWorkflow, createQueueWorld, startWebhook } from './lib/queue-world.mjs';
@@ -40,14 +45,10 @@ const IDS = {
 	continuous: 'e2eQueueCont0001',
 	webhook: 'e2eQueueHook0001',
 	approval: 'e2eQueueWait0001',
-	chatApproval: 'e2eQueueChat0001',
-	keypadApproval: 'e2eQueueKpad0001',
 };
 const PATHS = {
 	broadcast: 'e2e-queue-broadcast',
 	approval: 'e2e-queue-approval',
-	chatApproval: 'e2e-queue-chat-approval',
-	keypadApproval: 'e2e-queue-keypad-approval',
 };
 const HOOK_TRIGGER = 'Rubika Webhook Trigger';
 const CONT_TRIGGER = 'Rubika Trigger';
@@ -84,32 +85,6 @@ function workflows(demo) {
 			}),
 			noOp('After the answer'),
 		]),
-		linearWorkflow(IDS.chatApproval, 'E2E queue: send and wait, answered in the chat', [
-			startWebhook(PATHS.chatApproval),
-			rubika('Ask', {
-				resource: 'message',
-				operation: 'sendAndWait',
-				chatId: sara.chat_id,
-				message: 'Publish the queue-mode summary?',
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Approve', disapproveLabel: 'Decline' } },
-				answerIn: 'inlineButtons',
-			}),
-			noOp('After the answer'),
-		]),
-		linearWorkflow(IDS.keypadApproval, 'E2E queue: send and wait, answered on the chat keypad', [
-			startWebhook(PATHS.keypadApproval),
-			rubika('Ask', {
-				resource: 'message',
-				operation: 'sendAndWait',
-				chatId: sara.chat_id,
-				message: 'Archive the queue-mode logs?',
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: 'Archive', disapproveLabel: 'Keep' } },
-				answerIn: 'chatKeypad',
-			}),
-			noOp('After the answer'),
-		]),
 	];
 }
 
@@ -124,7 +99,21 @@ function audit(chatIds, counts) {
 	return result;
 }
 
-export async function run(world, t, { recipients = 2000 } = {}) {
+/** The scenarios by name, for `--only` (the package-load check always runs). */
+export const SCENARIOS = ['broadcast', 'continuous', 'webhook', 'send-and-wait', 'chat'];
+
+export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}) {
+	const unknown = only.filter((name) => !SCENARIOS.includes(name));
+	if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
+	const wanted = (name) => only.includes(name);
+	/** A step of a scenario, run only when the scenario is wanted; prints how long it took. */
+	const scenario = async (name, label, fn) => {
+		if (!wanted(name)) return undefined;
+		const started = Date.now();
+		const result = await t.step(label, fn);
+		t.note(`(${label}: ${secs(Date.now() - started)})`);
+		return result;
+	};
 	const { admin, demo } = world;
 	const sara = demo.users.sara;
 	const postTo = (base, path, body) =>
@@ -135,7 +124,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	});
 
 	// --- 1. a broadcast split across two workers ------------------------------------------------------
-	await t.step('broadcast on two workers', async () => {
+	await scenario('broadcast', 'broadcast on two workers', async () => {
 		await admin.config({ rateLimit: { perSecond: RATE_LIMIT, status: 'TOO_REQUESTS', httpStatus: 200 } });
 		await world.activate(IDS.broadcast);
 		await world.waitForWebhook('webhook', PATHS.broadcast);
@@ -163,7 +152,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	});
 
 	// --- 2. a worker dies mid-broadcast; the re-run skips who was served -----------------------------
-	await t.step('worker killed mid-broadcast, re-run with Skip Chats Already Sent', async () => {
+	await scenario('broadcast', 'worker killed mid-broadcast, re-run with Skip Chats Already Sent', async () => {
 		const chatIds = await admin.recipients(600);
 		const body = { recipients: chatIds.map((chat_id) => ({ chat_id })), perSecond: 40, campaign: `queue-kill-${Date.now()}` };
 		const before = (await world.executions(IDS.broadcast, { includeData: false })).length;
@@ -197,11 +186,13 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		t.note(`re-run: ${skipped} skipped as already sent, ${items.length - skipped} sent; ${result.repeated.length} recipient(s) got the message twice`);
 		await restarted;
 	});
-	await world.deactivate(IDS.broadcast);
-	await admin.config({ rateLimit: null });
+	if (wanted('broadcast')) {
+		await world.deactivate(IDS.broadcast);
+		await admin.config({ rateLimit: null });
+	}
 
 	// --- 3. the continuous trigger on main while main restarts -------------------------------------
-	await t.step('continuous trigger across a restart of main', async () => {
+	await scenario('continuous', 'continuous trigger across a restart of main', async () => {
 		const before = (await admin.requests('getUpdates')).length;
 		await world.activate(IDS.continuous);
 		const reading = await eventually(async () => (await admin.requests('getUpdates')).length > before + 1, { timeoutMs: 60_000 });
@@ -233,7 +224,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	});
 
 	// --- 4. the webhook trigger through the webhook process ----------------------------------------
-	await t.step('webhook trigger through the webhook process', async () => {
+	await scenario('webhook', 'webhook trigger through the webhook process', async () => {
 		await admin.clearRequests();
 		await world.activate(IDS.webhook);
 		const registration = await eventually(async () => (await admin.requests('updateBotEndpoints')).at(-1), { timeoutMs: 30_000 });
@@ -299,7 +290,7 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 	});
 
 	// --- 5. send and wait, answered through the webhook process ---------------------------------------
-	await t.step('send and wait resumed through the webhook process', async () => {
+	await scenario('send-and-wait', 'send and wait resumed through the webhook process', async () => {
 		await world.activate(IDS.approval);
 		await world.waitForWebhook('webhook', PATHS.approval);
 		await postTo(world.webhookBase, PATHS.approval, {});
@@ -319,77 +310,10 @@ export async function run(world, t, { recipients = 2000 } = {}) {
 		await world.deactivate(IDS.approval);
 	});
 
-	// --- 6. send and wait answered in the chat: the tap through the webhook trigger in the webhook process --
-	await t.step('send and wait answered in the chat, through the webhook process', async () => {
-		const registrations = (await admin.requests('updateBotEndpoints')).length;
-		await world.activate(IDS.webhook);
-		await world.activate(IDS.chatApproval);
-		const registered = await eventually(async () => (await admin.requests('updateBotEndpoints')).slice(registrations).at(-1)?.body?.url, { timeoutMs: 30_000 });
-		t.check('the webhook trigger registers the webhook process\'s address', registered?.startsWith(`${world.webhookBase}/webhook/`), registered?.replace(/[^/]+$/, '<secret>'));
-		await world.waitForWebhook('webhook', registered.slice(`${world.webhookBase}/webhook/`.length));
-		await world.waitForWebhook('webhook', PATHS.chatApproval);
-		const triggerRuns = (await world.executions(IDS.webhook, { includeData: false })).length;
-		await postTo(world.webhookBase, PATHS.chatApproval, {});
-		const waiting = await world.waitForExecutions(IDS.chatApproval, (l) => l.some((e) => e.status === 'waiting'));
-		const execution = waiting.find((e) => e.status === 'waiting');
-		const message = (await admin.messages(sara.chat_id)).filter((m) => m.sender_type === 'Bot' && m.inline_keypad?.rows?.[0]?.buttons?.[0]?.id?.startsWith(`sw1.${execution?.id}.`)).at(-1);
-		const approve = message?.inline_keypad?.rows?.[0]?.buttons?.[0];
-		if (!t.check('the execution waits; the question carries the answer buttons under it', !!execution && approve?.type === 'Simple', approve)) return;
-		await admin.clearDeliveries();
-		const at = Date.now();
-		await admin.act('tap-inline-button', { userId: sara.user_id, chatId: sara.chat_id, messageId: message.message_id, buttonId: approve.id });
-		const deliveries = await admin.settle();
-		t.check(
-			'the sandbox delivers the tap to the webhook process, which answers 200',
-			deliveries.length === 1 && deliveries[0].kind === 'inline_message' && deliveries[0].url.startsWith(world.webhookBase) && deliveries[0].httpStatus === 200,
-			deliveries.map((d) => [d.kind, d.url?.split('/webhook/')[0], d.httpStatus]),
-		);
-		const done = await world.waitForExecutions(IDS.chatApproval, (l) => l.some((e) => e.id === execution.id && isFinished(e)));
-		const resumed = done.find((e) => e.id === execution.id);
-		const data = nodeItems(resumed, 'Ask')[0]?.data;
-		t.check('the execution goes on to the end, approved in the chat by Sara', resumed?.status === 'success' && data?.approved === true && data?.answeredIn === 'chat' && data?.sender_id === sara.user_id, { status: resumed?.status, data });
-		const starts = ['worker1', 'worker2'].flatMap((name) => world.log(name).split('\n').filter((line) => line.includes(`started execution ${execution.id} `)).map(() => name));
-		t.check('a worker ran it when it was started and again when it was resumed', starts.length === 2, starts);
-		t.note(`tap → the next node running: ${resumed?.data?.resultData?.runData?.['After the answer']?.[0]?.startTime - at} ms; started and resumed on ${starts.join(', ')}`);
-		await sleep(1000);
-		t.eq('the webhook trigger\'s workflow ran for no tap', (await world.executions(IDS.webhook, { includeData: false })).length, triggerRuns);
-		await world.deactivate(IDS.chatApproval);
-		await world.deactivate(IDS.webhook);
-	});
-
-	// --- 7. send and wait answered on the chat keypad: the continuous trigger on main hands the tap on -------
-	await t.step('send and wait answered on the chat keypad, through the continuous trigger on main', async () => {
-		await world.activate(IDS.continuous);
-		await world.activate(IDS.keypadApproval);
-		await world.waitForWebhook('webhook', PATHS.keypadApproval);
-		const triggerRuns = (await world.executions(IDS.continuous, { includeData: false })).length;
-		await postTo(world.webhookBase, PATHS.keypadApproval, {});
-		const waiting = await world.waitForExecutions(IDS.keypadApproval, (l) => l.some((e) => e.status === 'waiting'));
-		const execution = waiting.find((e) => e.status === 'waiting');
-		const keypad = await eventually(async () => {
-			const shown = (await admin.chat(sara.chat_id)).chat_keypad;
-			return shown?.rows?.[0]?.buttons?.[1]?.id?.startsWith(`sw1.${execution?.id}.`) ? shown : undefined;
-		}, { timeoutMs: 30_000 });
-		const decline = keypad?.rows?.[0]?.buttons?.[1];
-		if (!t.check('the execution waits; the chat keypad carries the answer buttons', !!execution && decline?.button_text === 'Keep', decline)) return;
-		const at = Date.now();
-		await admin.act('tap-chat-keypad-button', { userId: sara.user_id, chatId: sara.chat_id, buttonId: decline.id });
-		const done = await world.waitForExecutions(IDS.keypadApproval, (l) => l.some((e) => e.id === execution.id && isFinished(e)), { timeoutMs: 60_000 });
-		const resumed = done.find((e) => e.id === execution.id);
-		const data = nodeItems(resumed, 'Ask')[0]?.data;
-		t.check('main reads the tap and hands it to WEBHOOK_URL: the execution goes on, declined in the chat by Sara', resumed?.status === 'success' && data?.approved === false && data?.answeredIn === 'chat' && data?.sender_id === sara.user_id, { status: resumed?.status, data });
-		const starts = ['worker1', 'worker2'].flatMap((name) => world.log(name).split('\n').filter((line) => line.includes(`started execution ${execution.id} `)).map(() => name));
-		t.check('a worker ran it when it was started and again when it was resumed', starts.length === 2, starts);
-		t.eq('… the chat keypad is removed', (await admin.chat(sara.chat_id)).chat_keypad, null);
-		t.note(`tap → the next node running: ${resumed?.data?.resultData?.runData?.['After the answer']?.[0]?.startTime - at} ms`);
-		await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'queue-cont after the tap' });
-		const after = await world.waitForExecutions(IDS.continuous, (list) => list.filter(isFinished).length >= triggerRuns + 1, { timeoutMs: 60_000 });
-		const texts = after.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text)).filter((text) => text === 'queue-cont after the tap');
-		// (Its Text Pattern would drop the tap's text anyway; that taps start nothing is checked in e2e/chat-answers.mjs.)
-		t.eq('the continuous trigger keeps reading after handing the tap on: the next message runs its workflow once', texts, ['queue-cont after the tap']);
-		await world.deactivate(IDS.keypadApproval);
-		await world.deactivate(IDS.continuous);
-	});
+	// --- 6. send and wait answered in the chat: every case of e2e/chat-answers.mjs, here in queue mode ----------
+	await scenario('chat', 'send and wait answered in the chat', () =>
+		chatAnswerCases(world, t, { webhookBase: world.webhookBase, waitForWebhook: (p) => world.waitForWebhook('webhook', p), log: world.logs, workerStarts: world.workerStarts }),
+	);
 }
 
 /** One queue world, the scenarios, `N passed, N failed`. Used by `npm test` (after e2e/run.mjs). */
@@ -408,10 +332,10 @@ export async function main(argv = process.argv.slice(2)) {
 	let pack;
 	try {
 		pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
-		world = await createQueueWorld({ pack, workflows, log: say });
+		world = await createQueueWorld({ pack, version: opts.versions[0], workflows, log: say });
 		process.stdout.write(`\n=== queue mode (n8n ${world.version}: PostgreSQL, Redis, main + 2 workers + webhook process) ===\n`);
 		await world.start();
-		await run(world, t, { recipients });
+		await run(world, t, { recipients, only: opts.only });
 	} catch (e) {
 		t.check('queue mode ran to the end', false, e?.stack || String(e));
 	} finally {

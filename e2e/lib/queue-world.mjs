@@ -44,12 +44,13 @@ export function broadcastWorkflow(id, webhookPath) {
 		}),
 	]);
 }
-/** The n8n version queue mode is tested on (the current one). */
+/** The n8n version queue mode is tested on by default (the current one). */
 export const QUEUE_VERSION = '2.41.1';
 
 /**
  * @param {object} o
  * @param {{tgz: string}} o.pack                  the packed package (world.mjs packOnce)
+ * @param {string} [o.version]                    the n8n variant (scripts/install-n8n.mjs; default QUEUE_VERSION)
  * @param {(demo: object) => object[]} [o.workflows]  workflows to import (get the sandbox's demo ids)
  * @param {number} [o.workers]                    how many `n8n worker` processes (default 2)
  * @param {number} [o.workerConcurrency]          executions per worker at once (n8n's --concurrency)
@@ -57,9 +58,9 @@ export const QUEUE_VERSION = '2.41.1';
  *                                                everything (the single-process baseline of benchmark B7)
  * @param {(s: string) => void} [o.log]
  */
-export async function createQueueWorld({ pack, workflows = () => [], workers = 2, workerConcurrency = 1, regular = false, log = () => {} } = {}) {
+export async function createQueueWorld({ pack, version = QUEUE_VERSION, workflows = () => [], workers = 2, workerConcurrency = 1, regular = false, log = () => {} } = {}) {
 	const t0 = Date.now();
-	const paths = await ensureN8n({ version: QUEUE_VERSION, log: (s) => log(`install: ${s}`) });
+	const paths = await ensureN8n({ version, log: (s) => log(`install: ${s}`) });
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `rubika-queue-${paths.version}-`));
 	ensureServerPackages({ log });
 	const [redis, postgres, sandbox] = await Promise.all([
@@ -128,6 +129,7 @@ export async function createQueueWorld({ pack, workflows = () => [], workers = 2
 		});
 	}
 	let apiKey;
+	let session;
 	const logFile = (name) => path.join(workDir, `${name}.log`);
 
 	const world = {
@@ -151,7 +153,7 @@ export async function createQueueWorld({ pack, workflows = () => [], workers = 2
 			const t = Date.now();
 			p.server = await n8n.startN8n(p.ctx, { command: p.command, args: p.args, env: { ...p.env, ...env }, logFile: logFile(name), timeoutMs: 180_000 });
 			if (name === 'main') {
-				const session = await n8n.setupOwner(p.ctx);
+				session = await n8n.setupOwner(p.ctx);
 				apiKey ??= await n8n.createApiKey(p.ctx, session);
 			}
 			log(`${name} (n8n ${p.command}) ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -181,11 +183,17 @@ export async function createQueueWorld({ pack, workflows = () => [], workers = 2
 				return '';
 			}
 		},
-		/** The workers whose logs say they started this execution. */
-		workersThatRan(executionId) {
+		/** The worker of each start of this execution (a resumed execution starts again), from their logs. */
+		workerStarts(executionId) {
 			const pattern = new RegExp(`started execution ${executionId}\\b`);
-			return [...processes.keys()].filter((n) => n.startsWith('worker') && pattern.test(world.log(n)));
+			return [...processes.keys()].filter((n) => n.startsWith('worker')).flatMap((n) => world.log(n).split('\n').filter((line) => pattern.test(line)).map(() => n));
 		},
+		/** The workers whose logs say they started this execution. */
+		workersThatRan: (executionId) => [...new Set(world.workerStarts(executionId))],
+		/** Every process's log, one after the other. */
+		logs: () => world.processNames().map((n) => world.log(n)).join('\n'),
+		/** A logged-in session of n8n's internal REST API on main (from main's last start). */
+		session: async () => session,
 		async publicApi(urlPath, opts) {
 			return n8n.publicApi(mainCtx, apiKey, urlPath, opts);
 		},

@@ -258,17 +258,8 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 			});
 			return accepted(list);
 		},
-		/** Polls one execution, with its data, until it has ended; resolves it (the last one read after `timeoutMs`). */
-		async finished(id, { timeoutMs = 120_000 } = {}) {
-			const deadline = Date.now() + timeoutMs;
-			let last;
-			while (Date.now() < deadline) {
-				last = await world.publicApi(`/executions/${id}?includeData=true`);
-				if (last && isFinished(last)) return last;
-				await sleep(200);
-			}
-			return last;
-		},
+		/** One execution, with its data, once it has ended (waitForExecution). */
+		finished: (id, opts) => waitForExecution(world.publicApi, id, opts),
 		/** Waits until n8n answers the production webhook path (registered after activation). */
 		async waitForWebhook(webhookPath, opts) {
 			await world.server();
@@ -311,6 +302,21 @@ export async function listExecutions(publicApi, workflowId, { includeData = true
 		cursor = page.nextCursor;
 	} while (cursor);
 	return all.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * Polls one execution, with its data, from n8n's public API until it has ended; resolves it (the last one read
+ * after `timeoutMs`).
+ */
+export async function waitForExecution(publicApi, id, { timeoutMs = 120_000 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < deadline) {
+		last = await publicApi(`/executions/${id}?includeData=true`);
+		if (last && isFinished(last)) return last;
+		await sleep(200);
+	}
+	return last;
 }
 
 /**

@@ -1,0 +1,418 @@
+// The cases of Send and Wait for Response answered in the chat (Answer In: Chat), for any n8n: regular mode
+// (e2e/chat-answers.mjs) and queue mode (e2e/queue.mjs, the webhook trigger in the webhook process, the continuous
+// trigger on main, the executions on workers) run this same code. Two new sandbox bots, so that nothing else in a
+// shared world interferes: the Approvals Bot with a published Rubika Webhook Trigger (v2) and the Keypad Bot with
+// a published Rubika Trigger (v2.1, continuous). Questions start from n8n Webhook-node workflows; people tap
+// through the sandbox's admin API; executions are read back through n8n's public API.
+//
+// Checks: buttons under the message — Approve (data.approved, sender_id, sender_name, answeredIn "chat"; the
+// buttons go, a reply tells the outcome; the webhook trigger's workflow runs for no tap, once for a message),
+// Decline; two questions waiting in one chat, each decided by its own buttons; a tap delivered again decides
+// nothing; a made-up button id posted to the trigger, a hand-made tap posted to the resume address and, on 2.8.4,
+// an unsigned approve link decide nothing; the chat keypad with the continuous trigger (the keypad goes, the
+// trigger's workflow still gets each other message once); Restrict to User IDs in a group (the Unauthorized
+// Reply, then the allowed person decides); the links with a proof when Rubika refuses the buttons; a tap after
+// Limit Wait Time, once n8n has gone on (n8n looks for expired waits once a minute: up to a minute). In queue
+// mode also: each decided execution ran on a worker when it started and again when it was resumed. What n8n
+// answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
+import { randomUUID } from 'node:crypto';
+import { BROWSER_UA, eventually } from './harness.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './workflow-builder.mjs';
+import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from './world.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const ASK = 'Ask';
+const AFTER = 'After';
+const HOOK_TRIGGER = 'Approvals Bot receives';
+const CONT_TRIGGER = 'Keypad Bot receives';
+const LABELS = { approveLabel: '✅ Approve', disapproveLabel: '❌ Decline' };
+const UNAUTHORIZED = 'Only Reza decides this one.';
+const ANSWER_TITLE = 'Thank you, your answer was received';
+/** How long an execution may take to reach a state before the test gives up (a failure, not a bound). */
+const DEADLINE_MS = 90_000;
+/** How long to wait before concluding that a tap decided nothing (n8n answers a tap within a second here). */
+const SETTLE_MS = 1500;
+
+/** The questions: Webhook node → Send and Wait (Answer In: Chat) → No Op, each for one bot. */
+const questions = (allowed) => ({
+	inline: { bot: 'hook', answerIn: 'inlineButtons', options: {} },
+	keypad: { bot: 'cont', answerIn: 'chatKeypad', options: {} },
+	late: { bot: 'hook', answerIn: 'inlineButtons', options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'seconds' } } } },
+	group: { bot: 'hook', answerIn: 'inlineButtons', options: { allowedUserIds: allowed.user_id, unauthorizedReply: UNAUTHORIZED } },
+});
+
+/**
+ * Runs every case against an n8n that `world` drives (world.mjs or queue-world.mjs: version, admin, demo,
+ * sandbox, session(), publicApi, activate, deactivate), with what differs between the modes in `mode`.
+ *
+ * @param {object} world
+ * @param {ReturnType<import('./harness.mjs').createReporter>} t
+ * @param {object} mode
+ * @param {string} mode.webhookBase                where n8n serves /webhook/… and /webhook-waiting/… (WEBHOOK_URL)
+ * @param {(path: string) => Promise<unknown>} mode.waitForWebhook  until that server answers a production path
+ * @param {() => string} mode.log                  the logs of the processes that run the triggers
+ * @param {(executionId: string) => string[]} [mode.workerStarts]  queue mode: the worker of each start of the execution
+ */
+export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, log, workerStarts }) {
+	const { admin, demo } = world;
+	const { sara, reza } = demo.users;
+	const s = await world.session();
+	const created = { workflows: [], credentials: [] };
+	const latencies = [];
+
+	// --- the bots, their chats, credentials and workflows ---------------------------------------
+	const bots = { hook: await admin.addBot({ bot_title: 'Approvals Bot' }), cont: await admin.addBot({ bot_title: 'Keypad Bot' }) };
+	const chats = {
+		hook: (await admin.act('start-bot', { userId: sara.user_id, botId: bots.hook.bot_id, sendStartMessage: false })).chat_id,
+		cont: (await admin.act('start-bot', { userId: sara.user_id, botId: bots.cont.bot_id, sendStartMessage: false })).chat_id,
+	};
+	const group = await admin.call('POST', '/chats', { type: 'Group', title: 'Approvals', ownerId: sara.user_id, memberIds: [reza.user_id, bots.hook.bot_id] });
+	const QUESTIONS = questions(reza);
+	const credentials = {};
+	for (const [key, bot] of Object.entries(bots)) {
+		credentials[key] = await s.post('/rest/credentials', { name: `${bot.bot_title} (chat answers)`, type: 'rubikaApi', data: { accessToken: bot.token, baseUrl: world.sandbox.url } });
+		created.credentials.push(credentials[key].id);
+	}
+	const createWorkflow = async (name, nodes) => {
+		const { connections, settings } = linearWorkflow(undefined, name, nodes);
+		const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
+		created.workflows.push(workflow.id);
+		return workflow.id;
+	};
+	const hookId = await createWorkflow('Chat answers: Approvals Bot trigger', [
+		node(HOOK_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential: credentials.hook, webhookId: randomUUID() }),
+		noOp('Handled'),
+	]);
+	const contId = await createWorkflow('Chat answers: Keypad Bot trigger', [
+		node(CONT_TRIGGER, RUBIKA_TRIGGER, {}, { typeVersion: 2.1, credential: credentials.cont }),
+		noOp('Handled'),
+	]);
+	for (const [key, q] of Object.entries(QUESTIONS)) {
+		q.path = `chat-answers-${key}-${randomUUID().slice(0, 8)}`;
+		const ask = rubika(
+			ASK,
+			{
+				resource: 'message',
+				operation: 'sendAndWait',
+				chatId: '={{ $json.body.chatId }}',
+				message: '={{ $json.body.text }}',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double', ...LABELS } },
+				answerIn: q.answerIn,
+				options: q.options,
+			},
+			{ credential: credentials[q.bot], webhookId: randomUUID() },
+		);
+		q.nodeId = ask.id;
+		const start = node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: q.path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: randomUUID() });
+		q.id = await createWorkflow(`Chat answers: ${key}`, [start, ask, noOp(AFTER)]);
+	}
+	for (const q of Object.values(QUESTIONS)) await world.activate(q.id);
+	await world.activate(hookId);
+	// The continuous trigger starts from now: wait until it reads in its loop before anyone writes to the bot.
+	await world.activate(contId);
+	const reading = await eventually(async () => (await admin.requests('getUpdates')).filter((r) => r.botId === bots.cont.bot_id && r.httpStatus !== null).length >= 2, { timeoutMs: 30_000 });
+	if (!t.check('the Keypad Bot\'s continuous trigger reads getUpdates', reading)) return;
+	const endpoints = await eventually(async () => {
+		const list = (await admin.bot(bots.hook.bot_id)).endpoints;
+		return list.length === 2 ? list : undefined;
+	});
+	const atWebhookBase = endpoints?.length === 2 && endpoints.every((e) => e.url.startsWith(`${webhookBase}/webhook/`));
+	if (!t.check(`the Approvals Bot's webhook trigger registered both endpoints at ${webhookBase} (WEBHOOK_URL)`, atWebhookBase, endpoints)) return;
+	const hookUrl = endpoints[0].url;
+	await waitForWebhook(hookUrl.slice(`${webhookBase}/webhook/`.length));
+	for (const q of Object.values(QUESTIONS)) await waitForWebhook(q.path);
+
+	// --- helpers ------------------------------------------------------------------------------
+	const execution = (id) => world.publicApi(`/executions/${id}?includeData=true`);
+	const statusOf = async (id) => (await execution(id))?.status;
+	const finished = (id) => waitForExecution(world.publicApi, id, { timeoutMs: DEADLINE_MS });
+	const answer = (e) => nodeItems(e, ASK)[0]?.data;
+	const runs = (e, name) => e?.data?.resultData?.runData?.[name]?.length ?? 0;
+	/** The workflow's ended executions; with `count`, once that many have ended (or after 30 s: a failure later). */
+	const ended = async (workflowId, count = 0) =>
+		(await waitForExecutionList(world.publicApi, workflowId, (list) => list.filter(isFinished).length >= count, { timeoutMs: 30_000 })).filter(isFinished);
+	const keypadOf = async (q, chatId, message) => (q.answerIn === 'chatKeypad' ? (await admin.chat(chatId)).chat_keypad : message.inline_keypad);
+	/**
+	 * Asks a question in a chat; resolves the bot's message, its answer buttons (or links) and the waiting
+	 * execution's id, which the buttons carry (`sw1.<execution>.…`), as the links do (`/webhook-waiting/<id>/`).
+	 */
+	const askIn = async (key, chatId, text) => {
+		const q = QUESTIONS[key];
+		const before = new Set((await admin.messages(chatId)).map((m) => m.message_id));
+		const res = await fetch(`${webhookBase}/webhook/${q.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text }) });
+		await res.text();
+		if (res.status !== 200) throw new Error(`POST /webhook/${q.path} answered ${res.status}`);
+		const message = await eventually(async () => (await admin.messages(chatId)).find((m) => m.sender_type === 'Bot' && !before.has(m.message_id) && m.text?.startsWith(text)), { timeoutMs: 30_000 });
+		if (!message) throw new Error(`the bot's question "${text}" did not arrive`);
+		const buttons = (await keypadOf(q, chatId, message))?.rows?.flatMap((row) => row.buttons) ?? [];
+		const first = buttons[0];
+		const id = first?.type === 'Link' ? new URL(first.button_link.link_url).pathname.split('/')[2] : first?.id?.split('.')[1];
+		const waiting = await eventually(async () => (await statusOf(id)) === 'waiting', { timeoutMs: 30_000 });
+		if (!waiting) throw new Error(`execution ${id} of "${text}" does not wait (${await statusOf(id)})`);
+		return { id, message, buttons, approve: buttons[0], decline: buttons[1], chatId, q };
+	};
+	/** A person taps an answer button; resolves when the tap left the sandbox (delivery or update). */
+	const tap = async (question, button, user = sara) => {
+		const at = Date.now();
+		if (question.q.answerIn === 'chatKeypad') await admin.act('tap-chat-keypad-button', { userId: user.user_id, chatId: question.chatId, buttonId: button.id });
+		else await admin.act('tap-inline-button', { userId: user.user_id, chatId: question.chatId, messageId: question.message.message_id, buttonId: button.id });
+		return at;
+	};
+	/** Queue mode: a worker ran the execution when it started and again when it went on (main and the webhook process ran none of it). */
+	const onWorkers = (label, id) => workerStarts && t.check(`${label}: run on a worker at the start and again after the wait`, workerStarts(id).length === 2, workerStarts(id));
+	/**
+	 * The execution after a tap that should decide it; records the tap → next node delay, and with `bot` prints
+	 * where the time went: the sandbox's calls of that bot since the tap (the waiting node's replies).
+	 */
+	const decided = async (label, question, at, bot) => {
+		const done = await finished(question.id);
+		const resumedAt = done?.data?.resultData?.runData?.[AFTER]?.[0]?.startTime;
+		if (resumedAt) latencies.push(`${label} ${resumedAt - at} ms`);
+		if (bot) {
+			const calls = (await admin.requests()).filter((r) => r.botId === bot.bot_id && r.at >= at && r.method !== 'getUpdates').map((r) => `${r.method} +${r.at - at} ms`);
+			t.note(`${label}, from the tap: ${calls.join(', ')}; the next node +${resumedAt - at} ms`);
+		}
+		onWorkers(label, question.id);
+		return done;
+	};
+	const botMessagesSince = async (chatId, sinceId) => (await admin.messages(chatId)).filter((m) => m.sender_type === 'Bot' && BigInt(m.message_id) > BigInt(sinceId));
+	/** What n8n answered a trigger's hand-over for an execution, from the trigger's log lines. */
+	const handOverLog = (id) =>
+		log()
+			.split('\n')
+			.filter((line) => new RegExp(`execution ${id}\\b`).test(line) && /Rubika: (a tap|could not hand|ignored)/.test(line))
+			.map((line) => line.replace(/^.*?Rubika: /, '').trim());
+	const ignoredForChat = (chatId) => log().split('\n').filter((line) => line.includes(`did not make for chat ${chatId}`)).length;
+	const noButtons = (keypad) => !keypad || (keypad.rows ?? []).length === 0;
+
+	// The question with a time limit first: n8n goes on by itself within about a minute, while the rest runs.
+	const late = await t.step('Limit Wait Time: a question that expires in 2 s', () => askIn('late', chats.hook, 'Approve within 2 seconds?'));
+
+	// --- buttons under the message ----------------------------------------------------------------
+	const approved = await t.step('buttons under the message: Approve', async () => {
+		const question = await askIn('inline', chats.hook, 'Publish the spring price list?');
+		const form = world.version === '2.8.4' ? /^sw1\.\d+\.(a|d)m\.[A-Za-z0-9_-]{16}$/ : /^sw1\.\d+\.(a|d)t\.[A-Za-z0-9_-]{43}$/;
+		t.check(
+			`the question carries two Simple buttons under it, ids sw1.<execution>.<a|d>${world.version === '2.8.4' ? 'm.<16-character MAC>' : 't.<resume token, 43 characters>'}`,
+			question.buttons.length === 2 && question.buttons.every((b) => b.type === 'Simple' && form.test(b.id)) &&
+				question.approve.button_text === LABELS.approveLabel && question.decline.button_text === LABELS.disapproveLabel,
+			question.buttons.map((b) => `${b.type} ${b.button_text} ${b.id} (${b.id.length} characters)`).join('; '),
+		);
+		const at = await tap(question, question.approve);
+		const done = await decided('inline Approve', question, at, bots.hook);
+		const data = answer(done);
+		t.check(
+			'Approve: the execution goes on with data.approved true, answeredIn "chat", the sender\'s id and name',
+			done?.status === 'success' && data?.approved === true && data?.answeredIn === 'chat' && data?.sender_id === sara.user_id && data?.sender_name === 'Sara Karimi' &&
+				data?.chat_id === chats.hook && data?.message_id === question.message.message_id && !Number.isNaN(Date.parse(data?.respondedAt)),
+			{ status: done?.status, data },
+		);
+		t.eq('… which the next node receives', nodeItems(done, AFTER)[0]?.data?.approved, true);
+		const message = (await admin.messages(chats.hook)).find((m) => m.message_id === question.message.message_id);
+		t.check('… the buttons are gone from the question', noButtons(message?.inline_keypad), message?.inline_keypad);
+		const replies = await botMessagesSince(chats.hook, question.message.message_id);
+		t.check(
+			'… and a reply to it tells the outcome: "✅ Approve — Sara Karimi"',
+			replies.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi` && m.reply_to_message_id === question.message.message_id),
+			replies.map((m) => [m.text, m.reply_to_message_id]),
+		);
+		return question;
+	});
+
+	await t.step('buttons under the message: Decline', async () => {
+		const question = await askIn('inline', chats.hook, 'Delete last month\'s drafts?');
+		const at = await tap(question, question.decline);
+		const done = await decided('inline Decline', question, at);
+		t.check('Decline: the execution goes on with data.approved false', done?.status === 'success' && answer(done)?.approved === false && answer(done)?.answeredIn === 'chat', answer(done));
+	});
+
+	await t.step('two questions waiting in one chat', async () => {
+		const first = await askIn('inline', chats.hook, 'Order 40 chairs?');
+		const second = await askIn('inline', chats.hook, 'Order 12 desks?');
+		const atSecond = await tap(second, second.decline);
+		const doneSecond = await decided('second of two, Decline', second, atSecond);
+		t.eq('the second question\'s Decline decides the second execution, and the first keeps waiting', [answer(doneSecond)?.approved, await statusOf(first.id)], [false, 'waiting']);
+		const atFirst = await tap(first, first.approve);
+		const doneFirst = await decided('first of two, Approve', first, atFirst);
+		t.eq('… then the first question\'s Approve decides the first', answer(doneFirst)?.approved, true);
+	});
+
+	await t.step('a tap delivered again', async () => {
+		if (!approved) return;
+		const deliveries = await admin.settle();
+		const delivery = deliveries.find((d) => d.kind === 'inline_message' && d.body.inline_message?.aux_data?.button_id === approved.approve.id);
+		const received = delivery?.httpStatus === 200 && delivery.url.startsWith(`${webhookBase}/webhook/`);
+		if (!t.check('the sandbox delivered the Approve tap to the trigger at WEBHOOK_URL, which answered 200', received, delivery)) return;
+		const before = await execution(approved.id);
+		const res = await fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.body) });
+		t.note(`the same delivery posted again: the trigger answers HTTP ${res.status} ${await res.text()}`);
+		await sleep(SETTLE_MS);
+		const after = await execution(approved.id);
+		t.check(
+			'… and it decides nothing more: one run of the node and of the next, the same end',
+			runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === before.stoppedAt,
+			{ ask: runs(after, ASK), after: runs(after, AFTER) },
+		);
+		t.note(`n8n's answers to the trigger for execution ${approved.id}: ${handOverLog(approved.id).join(' | ') || '(nothing logged)'}`);
+	});
+
+	// --- forgeries ----------------------------------------------------------------------------
+	await t.step('made-up buttons and hand-made taps', async () => {
+		const question = await askIn('inline', chats.hook, 'Pay invoice 7731?');
+		const inline = (buttonId) => ({
+			inline_message: { sender_id: sara.user_id, text: LABELS.approveLabel, location: null, aux_data: { start_id: null, button_id: buttonId }, message_id: question.message.message_id, chat_id: chats.hook },
+		});
+		const post = async (url, body, headers = {}) => {
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+			return `HTTP ${res.status} ${(await res.text()).slice(0, 160)}`;
+		};
+		const made = {
+			'a made-up resume token': `sw1.${question.id}.at.${Buffer.from(randomUUID() + randomUUID()).toString('base64url').slice(0, 43)}`,
+			'a made-up MAC': `sw1.${question.id}.am.${Buffer.from(randomUUID()).toString('base64url').slice(0, 16)}`,
+		};
+		const ignoredBefore = ignoredForChat(chats.hook);
+		const answers = {};
+		for (const [name, id] of Object.entries(made)) answers[name] = await post(hookUrl, inline(id));
+		t.note(`made-up button ids posted to the trigger (with its secret): ${Object.entries(answers).map(([name, a]) => `${name} → ${a}`).join('; ')}`);
+		await sleep(SETTLE_MS);
+		t.eq('a made-up button id posted to the trigger decides nothing: the execution waits', await statusOf(question.id), 'waiting');
+		t.note(`what became of them: ${[...handOverLog(question.id), ...(ignoredForChat(chats.hook) > ignoredBefore ? [`${ignoredForChat(chats.hook) - ignoredBefore} ignored by the trigger (not this bot's MAC)`] : [])].join(' | ') || '(nothing logged)'}`);
+
+		// The resume address called directly, with what a person in the chat can see (the button's token).
+		const proof = question.approve.id.split('.')[3];
+		const token = question.approve.id.split('.')[2].endsWith('t') ? Buffer.from(proof, 'base64url').toString('hex') : undefined;
+		const resume = `${webhookBase}/webhook-waiting/${question.id}${token ? `?signature=${token}` : ''}`;
+		const tapBody = { execution_id: question.id, decision: 'approve', chat_id: chats.hook, message_id: question.message.message_id, sender_id: sara.user_id, at: Date.now() };
+		const direct = {
+			'a hand-made tap with a made-up MAC': await post(resume, { rubikaChatAnswer: tapBody, mac: 'x'.repeat(43) }),
+			'a hand-made tap without a MAC': await post(resume, { rubikaChatAnswer: tapBody }),
+			'the approve query of a web link': await post(`${resume}${token ? '&' : '?'}approved=true`, {}),
+		};
+		t.note(`POST ${resume.replace(/signature=\w+/, 'signature=<the button\'s token>')}: ${Object.entries(direct).map(([name, a]) => `${name} → ${a}`).join('; ')}`);
+		t.check('hand-made taps posted to the resume address are refused with HTTP 403', Object.values(direct).every((a) => a.startsWith('HTTP 403')), direct);
+		const link = await fetch(`${webhookBase}/webhook-waiting/${question.id}/${question.q.nodeId}?approved=true`, { headers: { 'user-agent': BROWSER_UA } });
+		const linkBody = await link.text();
+		t.note(`GET /webhook-waiting/${question.id}/<node id>?approved=true (no signature), browser User-Agent → HTTP ${link.status} ${linkBody.includes(ANSWER_TITLE) ? '(the confirmation page)' : linkBody.replace(/\s+/g, ' ').slice(0, 120)}`);
+		t.check('… an approve link without a signature is not answered as approved', !linkBody.includes(ANSWER_TITLE) && link.status !== 200, link.status);
+		await sleep(SETTLE_MS);
+		t.eq('… and the execution still waits', await statusOf(question.id), 'waiting');
+		const at = await tap(question, question.approve);
+		const done = await decided('inline Approve after forgeries', question, at);
+		t.check('the person\'s real tap then decides it', done?.status === 'success' && answer(done)?.approved === true, answer(done));
+	});
+
+	// --- the chat keypad with the continuous trigger ------------------------------------------
+	await t.step('chat keypad with the continuous Rubika Trigger', async () => {
+		const say = (text) => admin.act('send-message', { userId: sara.user_id, chatId: chats.cont, text });
+		await say('hello before the question');
+		const question = await askIn('keypad', chats.cont, 'Restart the shop server?');
+		t.check(
+			'the question sets the chat keypad: Approve and Decline, not one-time',
+			question.buttons.length === 2 && question.buttons.every((b) => b.type === 'Simple' && b.id.startsWith(`sw1.${question.id}.`)) && (await admin.chat(chats.cont)).chat_keypad_one_time === false,
+			question.buttons.map((b) => b.id),
+		);
+		await say('hello while it waits');
+		const at = await tap(question, question.approve);
+		const done = await decided('keypad Approve (continuous trigger)', question, at, bots.cont);
+		t.check(
+			'Approve on the keypad: the execution goes on approved, answeredIn "chat", sender Sara',
+			done?.status === 'success' && answer(done)?.approved === true && answer(done)?.answeredIn === 'chat' && answer(done)?.sender_id === sara.user_id && answer(done)?.sender_name === 'Sara Karimi',
+			answer(done),
+		);
+		t.eq('… the chat keypad is removed', (await admin.chat(chats.cont)).chat_keypad, null);
+		const replies = await botMessagesSince(chats.cont, question.message.message_id);
+		t.check('… and the outcome is replied', replies.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi`), replies.map((m) => m.text));
+		await say('hello after the answer');
+		const texts = ['hello before the question', 'hello while it waits', 'hello after the answer'];
+		const executions = await ended(contId, texts.length);
+		await sleep(SETTLE_MS);
+		const all = await ended(contId);
+		const got = all.flatMap((e) => nodeItems(e, CONT_TRIGGER).map((item) => item.text)).sort();
+		t.eq('the trigger\'s workflow got each other message exactly once, and no tap', got, [...texts].sort());
+		t.eq('… in executions that all succeeded (no failed one: the trigger never stopped reading)', all.map((e) => e.status), texts.map(() => 'success'));
+		t.note(`the continuous trigger's workflow: ${executions.length} executions`);
+	});
+
+	// --- who may answer -----------------------------------------------------------------------
+	await t.step('Restrict to User IDs in a group', async () => {
+		const question = await askIn('group', group.chat_id, 'Move the team meeting to Thursday?');
+		const sinceTap = question.message.message_id;
+		await tap(question, question.approve, sara);
+		const refused = await eventually(async () => (await botMessagesSince(group.chat_id, sinceTap)).find((m) => m.text === UNAUTHORIZED), { timeoutMs: 15_000 });
+		t.check('a tap by Sara (not allowed) gets the Unauthorized Reply, as a reply to the question', refused?.reply_to_message_id === question.message.message_id, refused);
+		await sleep(SETTLE_MS);
+		const message = (await admin.messages(group.chat_id)).find((m) => m.message_id === question.message.message_id);
+		t.check('… decides nothing: the execution waits, the buttons stay', (await statusOf(question.id)) === 'waiting' && !noButtons(message?.inline_keypad), await statusOf(question.id));
+		const at = await tap(question, question.decline, reza);
+		const done = await decided('group, allowed person\'s Decline', question, at);
+		const data = answer(done);
+		t.check('Reza (allowed) taps Decline: the execution goes on, not approved, sender Reza', done?.status === 'success' && data?.approved === false && data?.sender_id === reza.user_id && data?.chat_id === group.chat_id, data);
+		const outcome = (await botMessagesSince(group.chat_id, sinceTap)).filter((m) => m.text !== UNAUTHORIZED).map((m) => m.text);
+		t.note(`in a group the node has no name for the sender: data.sender_name ${JSON.stringify(data?.sender_name)}, the outcome reply ${JSON.stringify(outcome)}`);
+	});
+
+	// --- when Rubika refuses the buttons ------------------------------------------------------
+	await t.step('links with a proof when Rubika refuses the buttons', async () => {
+		const lastSeq = (await admin.requests('sendMessage')).at(-1)?.seq ?? 0;
+		await admin.injectFault({ kind: 'status', status: 'INVALID_INPUT', method: 'sendMessage', times: 1 });
+		const question = await askIn('inline', chats.hook, 'Refund order 1042?');
+		const sends = (await admin.requests('sendMessage')).filter((r) => r.seq > lastSeq && r.body.chat_id === chats.hook);
+		t.check(
+			'the send with answer buttons is refused (INVALID_INPUT), the question goes again with link buttons',
+			sends.length === 2 && sends[0].status === 'INVALID_INPUT' && sends[0].body.inline_keypad?.rows?.[0]?.buttons?.[0]?.type === 'Simple' &&
+				sends[1].status === 'OK' && question.buttons.length === 2 && question.buttons.every((b) => b.type === 'Link'),
+			sends.map((r) => [r.status, r.body.inline_keypad?.rows?.[0]?.buttons?.map((b) => b.type)]),
+		);
+		const approveUrl = new URL(question.approve.button_link.link_url);
+		t.check('… each link carries a proof (and n8n\'s signature)', approveUrl.searchParams.has('proof') && approveUrl.searchParams.has('signature'), approveUrl.search.replace(/=[^&]+/g, '=…'));
+		const stripped = new URL(question.decline.button_link.link_url);
+		stripped.searchParams.delete('proof');
+		const strippedAnswer = await fetch(stripped, { headers: { 'user-agent': BROWSER_UA } });
+		t.note(`the Decline link without its proof → HTTP ${strippedAnswer.status}`);
+		t.check('… the Decline link without its proof decides nothing', !(await strippedAnswer.text()).includes(ANSWER_TITLE), strippedAnswer.status);
+		await sleep(SETTLE_MS);
+		t.eq('… the execution still waits', await statusOf(question.id), 'waiting');
+		const at = Date.now();
+		const page = await fetch(approveUrl, { headers: { 'user-agent': BROWSER_UA } });
+		t.check('opening the Approve link in a browser shows the confirmation page', page.status === 200 && (await page.text()).includes(ANSWER_TITLE), page.status);
+		const done = await decided('fallback link Approve', question, at);
+		t.check('… and the execution goes on approved', done?.status === 'success' && answer(done)?.approved === true, answer(done));
+		await admin.clearFaults();
+	});
+
+	// --- a tap after Limit Wait Time ------------------------------------------------------------
+	await t.step('a tap after Limit Wait Time', async () => {
+		if (!late) return;
+		const done = await finished(late.id);
+		const askedAt = done?.data?.resultData?.runData?.Start?.[0]?.startTime;
+		t.check('the question with a 2 s limit goes on by itself, with its input item (no data)', done?.status === 'success' && !('data' in (nodeItems(done, AFTER)[0] ?? { data: 1 })), done?.status);
+		t.note(`it went on ${((Date.parse(done?.stoppedAt) - askedAt) / 1000).toFixed(1)} s after the question (n8n looks for expired waits once a minute)`);
+		onWorkers('the question past its time limit', late.id);
+		const message = (await admin.messages(chats.hook)).find((m) => m.message_id === late.message.message_id);
+		t.note(`its buttons ${noButtons(message?.inline_keypad) ? 'are gone' : 'stay in the chat'} after the time limit`);
+		if (noButtons(message?.inline_keypad)) return;
+		await tap(late, late.approve);
+		await admin.settle();
+		await sleep(SETTLE_MS);
+		const after = await execution(late.id);
+		t.check('a tap on them then decides nothing (one run of the node and of the next, the same end)', runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === done.stoppedAt, { ask: runs(after, ASK), after: runs(after, AFTER) });
+		t.note(`n8n's answer to the trigger: ${handOverLog(late.id).join(' | ') || '(nothing logged)'}`);
+	});
+
+	await t.step('the webhook trigger\'s own workflow', async () => {
+		await admin.act('send-message', { userId: sara.user_id, chatId: chats.hook, text: 'a message, not a tap' });
+		const executions = await ended(hookId, 1);
+		await sleep(SETTLE_MS);
+		const items = (await ended(hookId)).map((e) => nodeItems(e, HOOK_TRIGGER)[0]?.text);
+		t.eq('after all the taps, the webhook trigger\'s workflow ran once: for the one message', items, ['a message, not a tap']);
+		t.note(`(${executions.length} execution)`);
+	});
+
+	t.note(`tap → the next node running: ${latencies.join('; ')}`);
+
+	for (const id of created.workflows) await world.deactivate(id).catch(() => {});
+	// Later tests in a shared world (browser.mjs) must not see these credentials as the default for a new node.
+	for (const id of created.credentials) await s.request('DELETE', `/rest/credentials/${id}`).catch(() => {});
+}
