@@ -61,7 +61,7 @@ const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadership
 const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
-export interface ListenState extends ReadingState {
+interface ListenState extends ReadingState {
 	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
 	bot?: string;
 }

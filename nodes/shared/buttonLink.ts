@@ -33,7 +33,7 @@ export function isHttpUrl(value: string): boolean {
 	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
 }
 
-export type ButtonLinkProblemCode =
+type ButtonLinkProblemCode =
 	/** `button_link` on a button whose type is not Link. */
 	| 'notLinkButton'
 	/** A field that must be there is absent (or null): `button_link` on a Link button, `joinchannel_data`. */

@@ -33,7 +33,7 @@ export const WAITING_WEBHOOKS: IWebhookDescription[] = [
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
-export interface ResponseTexts {
+interface ResponseTexts {
 	formTitle: string;
 	formDescription: string;
 	formButtonLabel: string;
@@ -41,7 +41,7 @@ export interface ResponseTexts {
 	answerDescription: string;
 }
 
-export const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
+const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
 	formTitle: 'Your answer',
 	formDescription: '',
 	formButtonLabel: 'Submit',
@@ -79,7 +79,7 @@ export function isPersonsBrowser(userAgent: string | undefined): boolean {
 		.some((word) => PROGRAM_WORDS.has(word));
 }
 
-export function readResponseTexts(options: IDataObject): ResponseTexts {
+function readResponseTexts(options: IDataObject): ResponseTexts {
 	const text = (key: keyof ResponseTexts) => {
 		const value = options[key];
 		return typeof value === 'string' && value.trim() !== '' ? value : DEFAULT_RESPONSE_TEXTS[key];

@@ -16,7 +16,7 @@ import type { RawResponse } from './failures';
 import { AttemptFailure, networkFailure, rateLimitBudgetSpent } from './failures';
 import { toNodeApiError } from './redact';
 
-export interface RetryPolicy {
+interface RetryPolicy {
 	/** Total attempts, the first included. */
 	maxAttempts: number;
 	/** Delay before the first retry; doubles each time, with full jitter. */

@@ -21,10 +21,10 @@ import { responseFormFields } from '../../waiting/webhook';
 import type { ItemCall, RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
-export const MESSAGE_FIELD = 'Message';
+const MESSAGE_FIELD = 'Message';
 
 /** How the message carries its links: Link buttons are documented only by rubpy (facts §2), text links by all. */
-export type LinksAs = 'buttonsOrText' | 'buttons' | 'text';
+type LinksAs = 'buttonsOrText' | 'buttons' | 'text';
 
 interface ResponseLink {
 	id: string;
@@ -302,7 +302,7 @@ function responseLinks(
  * The message's fields with the links: Link buttons in an inline keypad, one row, or the labels as lines
  * after the text, each a Link part (offsets in UTF-16 units, after the user's own formatting parts).
  */
-export function messageWithLinks(text: string, parts: MetadataPart[], links: ResponseLink[], as: 'buttons' | 'text'): IDataObject {
+function messageWithLinks(text: string, parts: MetadataPart[], links: ResponseLink[], as: 'buttons' | 'text'): IDataObject {
 	if (as === 'buttons') {
 		const keypad: Keypad = {
 			rows: [
