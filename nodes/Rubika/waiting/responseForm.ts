@@ -8,6 +8,7 @@ import { InputError } from '../../shared/errors';
 import { isPlainObject, parseJsonField } from '../../shared/json';
 import { inputModeProperties } from '../helpers/inputMode';
 
+/** The types the form reads; exported for the test that checks the Field Type dropdown offers exactly these. */
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
 type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
