@@ -15,7 +15,7 @@ export interface RecordedRequest {
 	body?: unknown;
 }
 
-export interface RecordedResponse {
+interface RecordedResponse {
 	httpStatus: number;
 	headers: Record<string, string>;
 	/**

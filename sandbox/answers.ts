@@ -17,7 +17,7 @@ export interface Answer {
 	headers?: Record<string, string>;
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Faults that mimic an answer lost or garbled on the way back: the request takes effect first. */
 export function faultNeedsEffect(fault: ActiveFault): boolean {

@@ -15,8 +15,8 @@ export type LinkButtonsMode = 'accept' | 'reject';
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
 
 /** The keys a member can come under in getChatMember's answer (its shape is unknown, facts §9). */
-export const MEMBER_ANSWER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'] as const;
-export type MemberAnswerKey = (typeof MEMBER_ANSWER_KEYS)[number];
+const MEMBER_ANSWER_KEYS = ['member', 'chat_member', 'in_chat_member', 'user'] as const;
+type MemberAnswerKey = (typeof MEMBER_ANSWER_KEYS)[number];
 
 /** Names absentMethods may list: every method the sandbox answers. */
 const ABSENT_METHOD_NAMES: readonly string[] = [...RUBIKA_METHODS, 'editInlineKeypad'];
@@ -36,7 +36,7 @@ export interface RecordedAnswer {
 	body: unknown;
 }
 
-export interface RateLimitConfig {
+interface RateLimitConfig {
 	/** Requests allowed per bot token in any sliding one-second window. */
 	perSecond: number;
 	/** HTTP status of the TOO_REQUESTS answer (default 200; 429 is the other plausible one). */

@@ -4,7 +4,7 @@
  */
 import { newOpaqueId } from './ids';
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
 	'httpStatus',
 	'status',
 	'delay',
@@ -16,7 +16,7 @@ export const FAULT_KINDS = [
 	'duplicateUpdate',
 	'duplicateDelivery',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
 	kind: FaultKind;

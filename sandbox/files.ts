@@ -230,7 +230,7 @@ export async function handleDownload(context: FilesContext, req: IncomingMessage
 }
 
 /** `attachment; filename="…"`, plus RFC 5987 `filename*=UTF-8''…` when the name is not plain ASCII. */
-export function contentDisposition(name: string): string {
+function contentDisposition(name: string): string {
 	const ascii = /^[\x20-\x7e]*$/.test(name);
 	const fallback = (ascii ? name : name.replace(/[^\x20-\x7e]/g, '_')).replace(/["\\]/g, '\\$&');
 	if (ascii) return `attachment; filename="${fallback}"`;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function randomAlnum(length: number): string {
+function randomAlnum(length: number): string {
 	let out = '';
 	while (out.length < length) {
 		for (const byte of randomBytes(length * 2)) {

@@ -28,7 +28,7 @@ import {
 import { UNDOCUMENTED_HANDLERS, pollExtras } from './undocumentedMethods';
 import { botView, chatView } from './views';
 
-export type { MethodContext, MethodHandler } from './methodHelpers';
+export type { MethodHandler } from './methodHelpers';
 
 function fileView(file: FileRecord): RubikaFile {
 	return { file_id: file.file_id, file_name: file.file_name, size: String(file.bytes.length) };

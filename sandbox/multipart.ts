@@ -7,7 +7,7 @@
  * that could be the start of a delimiter split across chunks.
  */
 
-export interface PartHeaders {
+interface PartHeaders {
 	/** Lower-cased header names. */
 	headers: Record<string, string>;
 	name: string | undefined;
@@ -143,7 +143,7 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 	return boundary && boundary.length <= 70 ? boundary : undefined;
 }
 
-export function parsePartHeaders(block: string): PartHeaders {
+function parsePartHeaders(block: string): PartHeaders {
 	const headers: Record<string, string> = {};
 	for (const line of block.split('\r\n')) {
 		const colon = line.indexOf(':');

@@ -22,9 +22,9 @@ import type { BotRecord, ChatRecord, EndpointRecord, FileRecord, NewUser, Role, 
 import { SandboxState } from './state';
 import type { SavedUpdateLog } from './updates';
 
-export const STATE_FORMAT = 'rubika-sandbox-state';
+const STATE_FORMAT = 'rubika-sandbox-state';
 /** Raise it when the shape changes; a file of another version is set aside, never guessed at. */
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 
 export interface SavedSandbox {
 	format: typeof STATE_FORMAT;
@@ -34,7 +34,7 @@ export interface SavedSandbox {
 	world: SavedWorld;
 }
 
-export interface SavedWorld {
+interface SavedWorld {
 	lastMessageId: string;
 	bots: SavedBot[];
 	users: UserRecord[];
@@ -45,13 +45,13 @@ export interface SavedWorld {
 }
 
 /** A bot as the file keeps it: the record's own fields, its endpoints as a list and its update log saved. */
-export interface SavedBot
+interface SavedBot
 	extends Pick<BotRecord, 'bot_id' | 'token' | 'bot_title' | 'username' | 'description' | 'start_message' | 'commands'> {
 	endpoints: EndpointRecord[];
 	updates: SavedUpdateLog;
 }
 
-export interface SavedChat {
+interface SavedChat {
 	chat_id: string;
 	kind: ChatRecord['kind'];
 	title: string | null;
@@ -68,13 +68,13 @@ export interface SavedChat {
 	pinned: string[];
 }
 
-export interface SavedFile extends Omit<FileRecord, 'bytes'> {
+interface SavedFile extends Omit<FileRecord, 'bytes'> {
 	/** The file's bytes, base64. */
 	bytes: string;
 }
 
 /** A state file that cannot be used as it is: wrong format or version, or a world that does not hold together. */
-export class SavedStateError extends Error {}
+class SavedStateError extends Error {}
 
 export function saveSandbox(state: SandboxState, seed: SeedName): SavedSandbox {
 	return {

@@ -104,7 +104,7 @@ export function demoInfo(): DemoInfo {
 	};
 }
 
-export function seedDemo(state: SandboxState): void {
+function seedDemo(state: SandboxState): void {
 	state.addBot({
 		bot_id: DEMO_BOT_ID,
 		token: DEMO_BOT_TOKEN,
@@ -141,7 +141,7 @@ export function seedDemo(state: SandboxState): void {
 	});
 }
 
-export function seedStickers(state: SandboxState): void {
+function seedStickers(state: SandboxState): void {
 	for (const sticker of Object.values(DEMO_STICKERS)) {
 		state.addFile({
 			file_id: sticker.file.file_id,

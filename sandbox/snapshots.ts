@@ -4,7 +4,7 @@ import type { ChatKind, ChatRecord, Role, SandboxState, StoredMessage } from './
 import { isOneTime } from './validation';
 import { messageView } from './views';
 
-export interface ChatMemberSnapshot {
+interface ChatMemberSnapshot {
 	id: string;
 	kind: 'user' | 'bot';
 	role: Role;

@@ -108,7 +108,7 @@ function asObject(value: unknown, path: string): Record<string, unknown> {
 }
 
 /** Which spellings of the one-time flag the sandbox is configured to read. */
-export function honouredSpellings(spelling: OneTimeKeyboardSpelling): Array<'one_time_keyboard' | 'on_time_keyboard'> {
+function honouredSpellings(spelling: OneTimeKeyboardSpelling): Array<'one_time_keyboard' | 'on_time_keyboard'> {
 	return spelling === 'both' ? ['one_time_keyboard', 'on_time_keyboard'] : [spelling];
 }
 
@@ -202,7 +202,7 @@ export function validateKeypad(value: unknown, path: string, kind: 'inline' | 'c
 }
 
 /** Length in UTF-16 code units, which is what the service counts (an emoji is 2) and what JS strings use. */
-export function utf16Length(text: string): number {
+function utf16Length(text: string): number {
 	return text.length;
 }
 

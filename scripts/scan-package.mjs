@@ -20,7 +20,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, buildPackage, packPackage } from '../e2e/lib/n8n.mjs';
 
 /** The files of the tarball that n8n's scanner lints (see analyzePackageByName in its scanner.mjs). */
@@ -167,11 +166,11 @@ function checkLeftovers(files, sourceDir) {
 
 /** n8n's scanner, loaded from the pinned devDependency, with ESLint and fast-glob as it resolves them. */
 async function loadScanner() {
-	const scannerPath = createRequire(import.meta.url).resolve('@n8n/scan-community-package/scanner/scanner.mjs');
-	const requireFromScanner = createRequire(scannerPath);
+	const scannerUrl = import.meta.resolve('@n8n/scan-community-package/scanner/scanner.mjs');
+	const requireFromScanner = createRequire(scannerUrl);
 	// The scanner makes a temp folder when it is imported; have it removed when this process exits.
 	requireFromScanner('tmp').setGracefulCleanup();
-	const scanner = await import(pathToFileURL(scannerPath).href);
+	const scanner = await import(scannerUrl);
 	return { scanner, ESLint: requireFromScanner('eslint').ESLint, glob: requireFromScanner('fast-glob') };
 }
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 export const REPO = join(__dirname, '..', '..');
 
 /** Node flags that let a child run TypeScript straight from the sources (no type check: it is not a build). */
-export function tsNodeExecArgv(extra: string[] = []): string[] {
+function tsNodeExecArgv(extra: string[] = []): string[] {
 	return ['-r', require.resolve('ts-node/register/transpile-only', { paths: [REPO] }), ...extra];
 }
 
@@ -14,7 +14,7 @@ export function tsNodeExecArgv(extra: string[] = []): string[] {
  * Environment for such a child. `Rubika.node` must resolve to the .ts source, not to the codex file
  * `Rubika.node.json` beside it, which plain Node resolution would pick first.
  */
-export function tsNodeEnv(): NodeJS.ProcessEnv {
+function tsNodeEnv(): NodeJS.ProcessEnv {
 	return { ...process.env, TS_NODE_PROJECT: join(REPO, 'tsconfig.json'), TS_NODE_PREFER_TS_EXTS: 'true' };
 }
 

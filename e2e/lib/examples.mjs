@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_NAME, REPO_ROOT } from './n8n.mjs';
 
-export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** The credential the example files name; `npm start` and the e2e suite import one with this id and name. */
 export const EXAMPLE_CREDENTIAL = Object.freeze({ id: 'rubikaStartCred1', name: 'Rubika (npm start)' });
 
 /** A stable id for a workflow file without one, so that a re-import updates instead of duplicating. */
-export function fallbackId(file) {
+function fallbackId(file) {
 	return `rbx${createHash('sha256').update(file).update('\0').digest('hex').slice(0, 13)}`;
 }
 
@@ -42,12 +42,12 @@ export function withApiUrl(workflow, apiUrl) {
 }
 
 /** Whether a node belongs to this package (its credential is the one to rewrite). */
-export function isRubikaNode(node) {
+function isRubikaNode(node) {
 	return String(node.type).startsWith(`${PACKAGE_NAME}.`) || !!node.credentials?.rubikaApi;
 }
 
 /** A copy of the workflow whose Rubika nodes use `credential` ({ id, name }). */
-export function withCredential(workflow, credential = EXAMPLE_CREDENTIAL) {
+function withCredential(workflow, credential = EXAMPLE_CREDENTIAL) {
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes ?? []) {
 		if (isRubikaNode(node)) node.credentials = { ...(node.credentials ?? {}), rubikaApi: { id: credential.id, name: credential.name } };
@@ -84,7 +84,7 @@ export function readExamples({ dir = EXAMPLES_DIR, credential = EXAMPLE_CREDENTI
 }
 
 /** Whether a node polls on n8n's schedule (Poll Times): Rubika Trigger v2 reads continuously and has none. */
-export function isPollingNode(node) {
+function isPollingNode(node) {
 	if (node.type === `${PACKAGE_NAME}.rubikaTrigger`) return Number(node.typeVersion ?? 1) < 2;
 	return !!node.parameters && 'pollTimes' in node.parameters;
 }

@@ -11,7 +11,7 @@
 //   const server = await n8n.startN8n(ctx);                       // `n8n start`, waits for readiness
 //   const session = await n8n.setupOwner(ctx);                    // owner + login cookie
 //   const apiKey = await n8n.createApiKey(ctx, session);
-//   const execution = await n8n.getExecution(ctx, apiKey, executionId);
+//   const executions = await n8n.publicApi(ctx, apiKey, '/executions?workflowId=wf1');
 //   await server.stop();
 //
 // Everything here is plain Node (no build step) so it also serves `npm start`.
@@ -90,7 +90,7 @@ export function createContext({ paths, userFolder, port = 5678, brokerPort, host
 	};
 }
 
-export function encryptionKeyFor(userFolder) {
+function encryptionKeyFor(userFolder) {
 	const config = path.join(userFolder, '.n8n', 'config');
 	try {
 		const key = JSON.parse(fs.readFileSync(config, 'utf8')).encryptionKey;
@@ -112,7 +112,7 @@ export function encryptionKeyFor(userFolder) {
 }
 
 /** Environment for any n8n command: local only, no calls to n8n's (or anyone's) servers. */
-export function n8nEnv(ctx, extra = {}) {
+function n8nEnv(ctx, extra = {}) {
 	const env = { ...process.env };
 	// An outer `npm run` leaks npm_* variables (and NODE_OPTIONS from tools) that mean nothing to n8n.
 	for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
@@ -178,7 +178,7 @@ export function isPortFree(port, host = '127.0.0.1') {
 // ---------------------------------------------------------------------------------------------
 
 /** Runs `n8n <args>`; resolves with { code, stdout, stderr, ms } whatever the exit code. */
-export function runN8nCli(ctx, args, { env, timeoutMs = 120_000, input } = {}) {
+function runN8nCli(ctx, args, { env, timeoutMs = 120_000, input } = {}) {
 	return new Promise((resolve, reject) => {
 		const t = Date.now();
 		const child = spawn(ctx.paths.nodeBin, [ctx.paths.n8nBin, ...args], {
@@ -235,8 +235,8 @@ export async function importCredentials(ctx, credentials) {
 
 /**
  * Imports workflows: an array of workflow objects (each needs `id`, `name`, `nodes`, `connections`),
- * or a path to a directory of `*.json` workflow files. Imported workflows are inactive:
- * call publishWorkflow() (2.x) before `n8n start` to activate one.
+ * or a path to a directory of `*.json` workflow files. Imported workflows are inactive: activate one through
+ * the REST API once n8n runs (activate() in e2e/lib/world.mjs).
  */
 export async function importWorkflows(ctx, workflows) {
 	if (typeof workflows === 'string') {
@@ -254,16 +254,11 @@ export async function importWorkflows(ctx, workflows) {
 	}
 }
 
-/** Marks an imported workflow active for the next `n8n start` (n8n 2.x: `publish:workflow`). */
-export async function publishWorkflow(ctx, id) {
-	return await runChecked(ctx, ['publish:workflow', `--id=${id}`]);
-}
-
 /**
  * Finds the first top-level JSON object in mixed log/console output: a line that is exactly `{`
  * up to the matching line that is exactly `}` (n8n prints executions with JSON.stringify(x, null, 2)).
  */
-export function extractJson(text) {
+function extractJson(text) {
 	const lines = text.split(/\r?\n/);
 	for (let i = 0; i < lines.length; i++) {
 		if (lines[i].replace(/^.*?(?=\{$)/, '') !== '{') continue;
@@ -415,7 +410,7 @@ export async function startN8n(ctx, { timeoutMs = 120_000, logFile, onLine, env,
 const BROWSER_ID = 'rubika-e2e-browser';
 
 /** A minimal cookie-carrying client for n8n's internal REST API. */
-export function session(ctx) {
+function session(ctx) {
 	let cookie = '';
 	const s = {
 		get cookie() {
@@ -461,7 +456,7 @@ export function session(ctx) {
 }
 
 /** Whether the instance still waits for its owner (GET /rest/settings, public part). */
-export async function needsOwnerSetup(ctx) {
+async function needsOwnerSetup(ctx) {
 	const settings = await session(ctx).get('/rest/settings');
 	return !!settings?.userManagement?.showSetupOnFirstLoad;
 }
@@ -535,10 +530,6 @@ export async function publicApi(ctx, apiKey, urlPath, { method = 'GET', body } =
 	const text = await res.text();
 	if (!res.ok) throw new Error(`${method} /api/v1${urlPath} -> ${res.status}: ${text.slice(0, 500)}`);
 	return text ? JSON.parse(text) : undefined;
-}
-
-export async function getExecution(ctx, apiKey, id, { includeData = true } = {}) {
-	return await publicApi(ctx, apiKey, `/executions/${id}?includeData=${includeData}`);
 }
 
 /**

@@ -45,7 +45,7 @@ export function broadcastWorkflow(id, webhookPath) {
 	]);
 }
 /** The n8n version queue mode is tested on by default (the current one). */
-export const QUEUE_VERSION = '2.41.1';
+const QUEUE_VERSION = '2.41.1';
 
 /**
  * @param {object} o

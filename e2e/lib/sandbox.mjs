@@ -71,7 +71,7 @@ export function startSandboxProcess({ port = 8765, host = '127.0.0.1', stateFile
  * Picks the demo ids out of whatever startSandbox() returned, without depending on its exact shape:
  * the first bot token (64 letters/digits) and every Rubika guid (u0/b0/g0/c0 + 30), with their paths.
  */
-export function findDemoIds(info) {
+function findDemoIds(info) {
 	const tokens = [];
 	const ids = [];
 	const walk = (v, p) => {

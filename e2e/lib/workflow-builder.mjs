@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { EXAMPLE_CREDENTIAL } from './examples.mjs';
 
-export const RUBIKA = 'n8n-nodes-rubika.rubika';
+const RUBIKA = 'n8n-nodes-rubika.rubika';
 export const RUBIKA_TRIGGER = 'n8n-nodes-rubika.rubikaTrigger';
 export const RUBIKA_WEBHOOK_TRIGGER = 'n8n-nodes-rubika.rubikaWebhookTrigger';
 

@@ -30,6 +30,7 @@ import { readString } from './helpers/params';
  * 2.7 MB at this size), which argues for less; a whole campaign must fit, or its first chats would be
  * forgotten while it is still being sent, which argues for more. 100,000 chats covers any broadcast one
  * execution of a Rubika bot can reasonably make; a run over more distinct chats is refused before sending.
+ * Exported for the test that checks n8n's store is handed this limit (a run past it would take 100,000 sends).
  */
 export const MAX_RECORDED_CHATS = 100_000;
 

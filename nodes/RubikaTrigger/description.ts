@@ -12,7 +12,7 @@ import { addSenderDetailsOption } from '../shared/updates/sender';
 
 export const DEFAULT_PAGE_SIZE = 100;
 
-export const firstActivationProperty: INodeProperties = {
+const firstActivationProperty: INodeProperties = {
 	displayName: 'On First Activation',
 	name: 'firstActivation',
 	type: 'options',
@@ -43,14 +43,14 @@ export type OnRejectedPosition = (typeof ON_REJECTED_POSITION)[number];
  * dropped (n8n's deduplication keys on 2.41+, the trigger's recently delivered keys on every version).
  * Workflows built with earlier versions keep stopping with an error.
  */
-export const RESTART_BY_DEFAULT_FROM_VERSION = 2.1;
+const RESTART_BY_DEFAULT_FROM_VERSION = 2.1;
 
 /** What the trigger does by default when Rubika rejects the saved position, for a node version. */
 export function onRejectedPositionDefault(version: number): OnRejectedPosition {
 	return version >= RESTART_BY_DEFAULT_FROM_VERSION ? 'restartFromOldest' : 'error';
 }
 
-export function onRejectedPositionOption(version: number): INodeProperties {
+function onRejectedPositionOption(version: number): INodeProperties {
 	return {
 		displayName: 'If Rubika Rejects the Saved Position',
 		name: 'onRejectedPosition',
@@ -78,7 +78,7 @@ export function onRejectedPositionOption(version: number): INodeProperties {
 	};
 }
 
-export const pageSizeOption: INodeProperties = {
+const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',
 	name: 'pageSize',
 	type: 'number',

@@ -38,7 +38,7 @@ import { UpdateEmitter } from './updateEmitter';
 const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadershipChange']);
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
-export interface ListenState extends ReadingState {
+interface ListenState extends ReadingState {
 	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
 	bot?: string;
 }

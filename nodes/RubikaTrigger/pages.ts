@@ -20,7 +20,7 @@ import type { OnRejectedPosition } from './description';
 import { DEFAULT_PAGE_SIZE, ON_REJECTED_POSITION, onRejectedPositionDefault } from './description';
 
 export type TriggerFunctions = IPollFunctions | ITriggerFunctions;
-export type FirstActivation = 'startFromNow' | 'processBacklog';
+type FirstActivation = 'startFromNow' | 'processBacklog';
 
 /** What both versions read from the panel. */
 export interface ReadingSettings {
@@ -43,7 +43,7 @@ export interface ReadingState extends IDataObject {
 	recentKeys?: string[];
 }
 
-export const PAGE_TIMEOUT_MS = 30_000;
+const PAGE_TIMEOUT_MS = 30_000;
 /** How far one pass skips an old backlog; a longer one is skipped over the next passes. */
 export const SKIP_LIMIT_PER_POLL = 100_000;
 
@@ -129,7 +129,7 @@ export async function skipToEnd(
 }
 
 /** A getUpdates answer we can trust, or a NodeApiError saying what is wrong with it. */
-export function readPage(ctx: TriggerFunctions, data: unknown): Page {
+function readPage(ctx: TriggerFunctions, data: unknown): Page {
 	const malformed = (what: string) =>
 		new NodeApiError(
 			ctx.getNode(),
@@ -182,7 +182,7 @@ export async function assertPositionLost(
 	);
 }
 
-export const POSITION_REJECTED = 'Rubika no longer accepts the position this trigger saved';
+const POSITION_REJECTED = 'Rubika no longer accepts the position this trigger saved';
 
 export function cursorOf(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -36,17 +36,17 @@ import {
 	readReadingSettings,
 } from './pages';
 
-export interface TriggerSettings extends ReadingSettings {
+interface TriggerSettings extends ReadingSettings {
 	maxUpdatesPerPoll: number;
 }
 
 /** What the polling trigger keeps in `getWorkflowStaticData('node')`. */
-export type TriggerState = ReadingState;
+type TriggerState = ReadingState;
 
 export const DEFAULT_MAX_UPDATES_PER_POLL = 1000;
 export const MAX_UPDATES_PER_POLL_LIMIT = 5000;
 /** How far the manual test scans for the newest matching update. Only one update is kept in memory. */
-export const MANUAL_SCAN_LIMIT = 10_000;
+const MANUAL_SCAN_LIMIT = 10_000;
 /** Share of n8n's poll budget spent reading pages; the rest is headroom for downloads and the hand-off. */
 const FETCH_SHARE_OF_BUDGET = 0.4;
 const FALLBACK_BUDGET_MS = 5 * 60_000;
@@ -54,7 +54,7 @@ const FALLBACK_BUDGET_MS = 5 * 60_000;
 /** Polls whose static data object is being worked on, so that an overlapping tick cannot read the same window. */
 const inFlight = new WeakSet<object>();
 
-export function readSettings(ctx: IPollFunctions): TriggerSettings {
+function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const { options, ...shared } = readReadingSettings(ctx);
 	return {
 		...shared,
@@ -277,6 +277,6 @@ function startClock(ctx: IPollFunctions): Clock {
 }
 
 /** The recent-keys set must cover at least one full poll, so that a replayed poll is recognised whole. */
-export function recentCapacity(settings: Pick<TriggerSettings, 'maxUpdatesPerPoll'>): number {
+function recentCapacity(settings: Pick<TriggerSettings, 'maxUpdatesPerPoll'>): number {
 	return Math.max(RecentKeys.DEFAULT_CAPACITY, settings.maxUpdatesPerPoll);
 }

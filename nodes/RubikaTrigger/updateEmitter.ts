@@ -19,7 +19,7 @@ import type { INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 import { RecentKeys, hashKey } from '../shared/updates/identity';
 import type { PageInFlight } from './deliveryLedger';
 import { DeliveryLedger } from './deliveryLedger';
-import type { ListenState } from './listener';
+import type { ReadingState } from './pages';
 
 export class UpdateEmitter {
 	/** What was handed to n8n and is not finished; moves the saved cursor. */
@@ -34,7 +34,7 @@ export class UpdateEmitter {
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
-		private readonly state: ListenState,
+		private readonly state: ReadingState,
 		/** "Listen for test event": emit without a key, remember nothing. */
 		private readonly testing: boolean,
 	) {

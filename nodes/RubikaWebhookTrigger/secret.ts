@@ -18,10 +18,10 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SECRET_QUERY_PARAMETER = 'secret';
+const SECRET_QUERY_PARAMETER = 'secret';
 
 /** Where the secret goes in the registered URL (the trigger's Secret parameter). */
-export const SECRET_LOCATIONS = ['path', 'query', 'off'] as const;
+const SECRET_LOCATIONS = ['path', 'query', 'off'] as const;
 export type SecretLocation = (typeof SECRET_LOCATIONS)[number];
 
 /** The route parameter that holds the secret in the path form. */
@@ -80,7 +80,7 @@ export function deriveSecret(botToken: string, webhookKey: string): string {
 }
 
 /** The URL to register: n8n's webhook URL with the secret added as a query parameter. */
-export function urlWithSecret(webhookUrl: string, secret: string): string {
+function urlWithSecret(webhookUrl: string, secret: string): string {
 	const url = new URL(webhookUrl);
 	url.searchParams.set(SECRET_QUERY_PARAMETER, secret);
 	return url.toString();

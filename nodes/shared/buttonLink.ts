@@ -22,7 +22,7 @@ export const CHANNEL_USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
  * An absolute http(s) address with a host written right after `//`, and nothing a browser would strip or
  * misread (spaces, control characters).
  */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
 	if (/[\s\u0000-\u001f\u007f]/.test(value) || !/^https?:\/\/[^/]/i.test(value)) return false;
 	let parsed: URL;
 	try {
@@ -33,7 +33,7 @@ export function isHttpUrl(value: string): boolean {
 	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
 }
 
-export type ButtonLinkProblemCode =
+type ButtonLinkProblemCode =
 	/** `button_link` on a button whose type is not Link. */
 	| 'notLinkButton'
 	/** A field that must be there is absent (or null): `button_link` on a Link button, `joinchannel_data`. */

@@ -19,14 +19,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Every answer button's id starts so: a trigger tells them from the bot's own buttons by it. */
-export const ANSWER_BUTTON_PREFIX = 'sw1';
+const ANSWER_BUTTON_PREFIX = 'sw1';
 
-export const CHAT_DECISIONS = ['approve', 'decline'] as const;
+const CHAT_DECISIONS = ['approve', 'decline'] as const;
 export type ChatDecision = (typeof CHAT_DECISIONS)[number];
 const DECISION_CODE: Record<ChatDecision, string> = { approve: 'a', decline: 'd' };
 
 /** How long a forwarded tap stays valid: it goes from the trigger to n8n at once, a minute is plenty. */
-export const TAP_VALIDITY_MS = 5 * 60_000;
+const TAP_VALIDITY_MS = 5 * 60_000;
 
 /** What an answer button's id holds. */
 export interface AnswerButton {

@@ -88,7 +88,7 @@ export async function getDownloadUrl(context: DownloadContext, fileId: string, c
 	return downloadUrl;
 }
 
-export const DOWNLOAD_FILES_DESCRIPTION =
+const DOWNLOAD_FILES_DESCRIPTION =
 	'Whether to download the file attached to a message into binary data. Only updates that pass the filters are downloaded.';
 
 /** Options → Download Files; `note` adds what is particular to one trigger. */

@@ -7,7 +7,7 @@
  */
 
 /** Every JSON method of the official documentation, in the order of the spec. `requestSendFile`'s upload step is not a method. */
-export const DOCUMENTED_METHODS = [
+const DOCUMENTED_METHODS = [
 	'getMe',
 	'getChat',
 	'getFile',
@@ -51,17 +51,13 @@ export function isUndocumentedMethod(method: string): method is UndocumentedMeth
 	return (UNDOCUMENTED_METHODS as readonly string[]).includes(method);
 }
 
-export const CHAT_TYPES = ['User', 'Bot', 'Group', 'Channel'] as const;
-export type ChatType = (typeof CHAT_TYPES)[number];
+type ChatType = 'User' | 'Bot' | 'Group' | 'Channel';
 
-export const FORWARDED_FROM_TYPES = ['User', 'Channel', 'Bot'] as const;
-export type ForwardedFromType = (typeof FORWARDED_FROM_TYPES)[number];
+type ForwardedFromType = 'User' | 'Channel' | 'Bot';
 
-export const PAYMENT_STATUSES = ['Paid', 'NotPaid'] as const;
-export type PaymentStatusType = (typeof PAYMENT_STATUSES)[number];
+export type PaymentStatusType = 'Paid' | 'NotPaid';
 
-export const POLL_STATES = ['Open', 'Closed'] as const;
-export type PollState = (typeof POLL_STATES)[number];
+type PollState = 'Open' | 'Closed';
 
 export const FILE_TYPES = ['File', 'Image', 'Voice', 'Music', 'Gif', 'Video'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -76,11 +72,9 @@ export const FILE_SIZE_LIMITS: Record<FileType, number> = {
 	Music: 50 * 1024 * 1024,
 };
 
-export const MESSAGE_SENDER_TYPES = ['User', 'Bot'] as const;
-export type MessageSenderType = (typeof MESSAGE_SENDER_TYPES)[number];
+export type MessageSenderType = 'User' | 'Bot';
 
 export const CHAT_KEYPAD_TYPES = ['None', 'New', 'Remove'] as const;
-export type ChatKeypadType = (typeof CHAT_KEYPAD_TYPES)[number];
 
 export const UPDATE_ENDPOINT_TYPES = [
 	'ReceiveUpdate',
@@ -153,13 +147,9 @@ export type MetadataType = (typeof METADATA_TYPES)[number];
 /** Most formatting parts one message may carry (facts §7). */
 export const MAX_METADATA_PARTS = 30;
 
-/** Known error statuses. `TOO_REQUEST` (no S) appears in one library and is treated as the same thing. */
-export const ERROR_STATUSES = ['INVALID_INPUT', 'INVALID_ACCESS', 'TOO_REQUESTS'] as const;
-export type KnownErrorStatus = (typeof ERROR_STATUSES)[number];
-
 /** What a `Link` button opens (only rubpy documents it, facts §2): a web address or a channel to join. */
 export const BUTTON_LINK_TYPES = ['url', 'joinchannel'] as const;
-export type ButtonLinkType = (typeof BUTTON_LINK_TYPES)[number];
+type ButtonLinkType = (typeof BUTTON_LINK_TYPES)[number];
 
 export interface ButtonLink {
 	type: ButtonLinkType;
@@ -258,7 +248,7 @@ export interface ContactMessage {
 	last_name?: string;
 }
 
-export interface PollStatus {
+interface PollStatus {
 	state: PollState;
 	selection_index: number;
 	percent_vote_options: number[];
@@ -268,7 +258,7 @@ export interface PollStatus {
 
 /** `sendPoll`'s `type` as the client libraries send it (not in the official documentation). */
 export const POLL_TYPES = ['Regular', 'Quiz'] as const;
-export type PollType = (typeof POLL_TYPES)[number];
+type PollType = (typeof POLL_TYPES)[number];
 
 export interface Poll {
 	question: string;
@@ -288,8 +278,7 @@ export interface Poll {
  * A member as the sandbox answers getChatMember/getChatAdministrators. The real answer is not documented
  * anywhere: the node reads it tolerantly (nodes/Rubika/actions/chat/members.ts) and the sandbox plays this shape.
  */
-export const CHAT_MEMBER_STATUSES = ['Creator', 'Administrator', 'Member', 'Left', 'Banned'] as const;
-export type ChatMemberStatus = (typeof CHAT_MEMBER_STATUSES)[number];
+export type ChatMemberStatus = 'Creator' | 'Administrator' | 'Member' | 'Left' | 'Banned';
 
 export interface ChatMember {
 	/** A user id (u0…) or, for a bot member, its bot id. */
@@ -306,7 +295,7 @@ export interface Sticker {
 	emoji_character: string;
 }
 
-export interface PaymentStatus {
+interface PaymentStatus {
 	payment_id: string;
 	status: PaymentStatusType;
 }
@@ -357,18 +346,6 @@ export interface InlineMessage {
 
 /** What the service POSTs to a registered endpoint. Dispatch on the key, never on the path. */
 export type WebhookBody = { update: Update } | { inline_message: InlineMessage };
-
-export interface OkEnvelope<T = unknown> {
-	status: 'OK';
-	data: T;
-}
-
-export interface ErrorEnvelope {
-	status: string;
-	dev_message?: string;
-}
-
-export type Envelope<T = unknown> = OkEnvelope<T> | ErrorEnvelope;
 
 /** `data` of each method, as far as the facts tell (§1). Methods not listed answer `{}`. */
 export interface MethodResults {

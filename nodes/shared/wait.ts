@@ -12,7 +12,7 @@
 import * as workflow from 'n8n-workflow';
 
 /** Longest single sleep when this n8n has no sleep that can be cut short: how late a stop can be noticed. */
-export const PAUSE_SLICE_MS = 100;
+const PAUSE_SLICE_MS = 100;
 
 type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 

@@ -41,7 +41,7 @@ const PAGE_HEADERS = {
 	'Cache-Control': 'no-cache',
 };
 
-export const EVENTS_PATH = '/_sandbox/events';
+const EVENTS_PATH = '/_sandbox/events';
 
 export function isWebPath(pathname: string): boolean {
 	return pathname === '/' || pathname === '/chat' || pathname === '/chat/' || pathname === EVENTS_PATH || pathname.startsWith('/web/');

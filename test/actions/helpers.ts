@@ -30,7 +30,7 @@ export interface ActionSandbox {
 }
 
 /** How one run differs from the default: Continue On Fail, or a node version other than 1. */
-export interface RunOptions {
+interface RunOptions {
 	continueOnFail?: boolean;
 	typeVersion?: number;
 }

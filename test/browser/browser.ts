@@ -17,13 +17,13 @@ import path from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * Flags for this machine kind: no sandbox (tests run as root), no GPU, and nothing that phones home —
  * the network is closed, and Chromium's background connections would only fail, noisily.
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
 	'--no-sandbox',
 	'--disable-gpu',
 	'--disable-quic',
@@ -64,7 +64,7 @@ export function findChromium(timeoutMs = 10 * 60_000): ChromiumLookup {
 	}
 }
 
-export interface PageProblem {
+interface PageProblem {
 	kind: 'console' | 'pageerror' | 'requestfailed';
 	text: string;
 	url?: string;

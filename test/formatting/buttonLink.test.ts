@@ -2,7 +2,7 @@
  * The one set of link-button rules (nodes/shared/buttonLink.ts): what it finds, and that the node (before
  * sending) and the sandbox (as the service) refuse exactly the same buttons, each in its own words.
  */
-import { buttonLinkProblems, isHttpUrl } from '../../nodes/shared/buttonLink';
+import { buttonLinkProblems } from '../../nodes/shared/buttonLink';
 import { InputError } from '../../nodes/shared/errors';
 import { validateKeypad as validateNodeKeypad } from '../../nodes/shared/keypad';
 import { defaultConfig } from '../../sandbox/config';
@@ -65,8 +65,9 @@ describe('buttonLinkProblems', () => {
 		expect(buttonLinkProblems(button)).toEqual(expected.map(([code, path, value]) => ({ code, path, value })));
 	});
 
-	test('isHttpUrl: absolute http(s) with a host, nothing a browser would strip', () => {
-		expect([RESUME, 'https://a.b/c d', 'https://a.b/\tx', 'mailto:a@b.c', 'http://', 'https://[::1]:8080/x'].map(isHttpUrl)).toEqual([
+	test('a url link takes an absolute http(s) address with a host, nothing a browser would strip', () => {
+		const accepted = (url: string) => buttonLinkProblems({ type: 'Link', button_link: { type: 'url', link_url: url } }).length === 0;
+		expect([RESUME, 'https://a.b/c d', 'https://a.b/\tx', 'mailto:a@b.c', 'http://', 'https://[::1]:8080/x'].map(accepted)).toEqual([
 			true,
 			false,
 			false,

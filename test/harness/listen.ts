@@ -32,7 +32,7 @@ import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
 import { NodeTypes, credentialResolutions, makeAdditionalData, useBinaryMode } from './n8n';
 
-export const LISTEN_NODE = 'Rubika Trigger';
+const LISTEN_NODE = 'Rubika Trigger';
 
 type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
 

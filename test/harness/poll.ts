@@ -27,7 +27,7 @@ import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { BinaryMode, TestCredentials } from './n8n';
 import { NodeTypes, makeAdditionalData, useBinaryMode } from './n8n';
 
-export const TRIGGER_NODE = 'Rubika Trigger';
+const TRIGGER_NODE = 'Rubika Trigger';
 
 export interface PollHarnessOptions {
 	parameters: INodeParameters;

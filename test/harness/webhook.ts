@@ -45,7 +45,7 @@ import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWeb
 import type { TestCredentials } from './n8n';
 import { NodeTypes, makeAdditionalData } from './n8n';
 
-export const WEBHOOK_TRIGGER_NODE = 'Rubika Webhook Trigger';
+const WEBHOOK_TRIGGER_NODE = 'Rubika Webhook Trigger';
 const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };
 
 export interface WebhookHarnessOptions {

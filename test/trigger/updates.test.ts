@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../../nodes/shared/errors';
 import type { InlineMessage, Update } from '../../nodes/shared/types';
-import { commandOf, matchesFilters, parseUpdateFilters } from '../../nodes/shared/updates/filters';
+import { matchesFilters, parseUpdateFilters } from '../../nodes/shared/updates/filters';
 import { RecentKeys, hashKey, updateKey } from '../../nodes/shared/updates/identity';
 import { updateToItem, webhookBodyToItem } from '../../nodes/shared/updates/item';
 
@@ -164,11 +164,11 @@ describe('filters', () => {
 		expect(matchesFilters(item(null), parseUpdateFilters([], {}))).toBe(true);
 	});
 
-	it('commandOf', () => {
-		expect(commandOf('/Start@my_bot deep')).toBe('start');
-		expect(commandOf('/help')).toBe('help');
-		expect(commandOf('/')).toBeUndefined();
-		expect(commandOf('//x')).toBeUndefined();
-		expect(commandOf('hi /x')).toBeUndefined();
+	it('a command is the first word after one slash, without @bot, in lower case', () => {
+		const passes = (text: string, raw: Parameters<typeof parseUpdateFilters>[1]) => matchesFilters(item(text), parseUpdateFilters([], raw));
+		expect(passes('/Start@my_bot deep', { commands: 'start' })).toBe(true);
+		expect(passes('/help', { commands: 'help' })).toBe(true);
+		expect(passes('/help', { commands: 'start' })).toBe(false);
+		expect(['/', '//x', 'hi /x'].map((text) => passes(text, { onlyCommands: true }))).toEqual([false, false, false]);
 	});
 });

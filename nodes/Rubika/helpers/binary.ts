@@ -16,8 +16,7 @@ import type { FileType } from '../../shared/types';
 import type { ItemCall } from '../actions/types';
 
 export const BINARY_FIELD = 'Input Binary Field';
-export const FILE_TYPE_FIELD = 'File Type';
-export const FILE_NAME_FIELD = 'File Name';
+const FILE_TYPE_FIELD = 'File Type';
 
 /** Bytes per chunk handed to the HTTP client; small enough to keep memory flat, big enough to be cheap. */
 const CHUNK_BYTES = 256 * 1024;
@@ -212,7 +211,7 @@ export function oversizeError({ size, fileName, field }: UploadSource, type: Fil
 	);
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
 	if (bytes < 1024) return `${bytes} B`;
 	if (bytes < 1024 * 1024) return `${trimNumber(bytes / 1024)} KB`;
 	return `${trimNumber(bytes / (1024 * 1024))} MB`;

@@ -33,7 +33,7 @@ export function readString(context: IExecuteFunctions, name: string, itemIndex: 
 }
 
 /** A value already read (e.g. from a collection) as text, by readString's rules. */
-export function textOf(value: unknown, field: string): string {
+function textOf(value: unknown, field: string): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number') {
@@ -149,7 +149,7 @@ export function idProperty(displayName: string, name: string, placeholder: strin
 	return { displayName, name, type: 'string', required: true, default: '', placeholder, description };
 }
 
-export const CHAT_ID_FIELD = 'Chat ID';
+const CHAT_ID_FIELD = 'Chat ID';
 
 /** The "Chat ID" field (parameter `chatId`) of every operation that acts on one chat. */
 export function chatIdProperty(description: string, placeholder = 'b0…'): INodeProperties {

@@ -15,14 +15,14 @@ import { senderOf } from '../../shared/updates/sender';
 import type { ItemCall } from '../actions/types';
 import { approvalLabels } from './labels';
 
-export const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
+const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
 export type AnswerIn = (typeof ANSWER_IN)[number];
 export type ChatAnswerIn = Exclude<AnswerIn, 'webPage'>;
 
-export const AFTER_DECISION = ['showOutcome', 'removeButtons', 'leave'] as const;
-export type AfterDecision = (typeof AFTER_DECISION)[number];
+const AFTER_DECISION = ['showOutcome', 'removeButtons', 'leave'] as const;
+type AfterDecision = (typeof AFTER_DECISION)[number];
 
-export const DEFAULT_UNAUTHORIZED_REPLY = 'Only certain people can answer this question.';
+const DEFAULT_UNAUTHORIZED_REPLY = 'Only certain people can answer this question.';
 
 /** The Answer In field, shown for Approval. */
 export const answerInProperty: INodeProperties = {
@@ -91,7 +91,7 @@ export function readAnswerIn(value: unknown): AnswerIn {
  * to `$execution.resumeUrl`); undefined where n8n has none (2.8.4). The same when the question is sent and
  * when a tap arrives at the waiting node.
  */
-export function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex = 0): string | undefined {
+function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex = 0): string | undefined {
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex) ?? '');
 	try {
 		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
@@ -161,7 +161,7 @@ export async function sendAnswerButtons(
 }
 
 /** Sender IDs from Restrict to User IDs; empty means anyone. */
-export function allowedSenders(value: unknown): string[] {
+function allowedSenders(value: unknown): string[] {
 	return String(value ?? '')
 		.split(/[\s,]+/)
 		.map((id) => id.trim())

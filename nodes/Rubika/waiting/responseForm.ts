@@ -8,8 +8,9 @@ import { InputError } from '../../shared/errors';
 import { isPlainObject, parseJsonField } from '../../shared/json';
 import { inputModeProperties } from '../helpers/inputMode';
 
+/** The types the form reads; exported for the test that checks the Field Type dropdown offers exactly these. */
 export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown', 'checkbox'] as const;
-export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
 export interface FormField {
 	label: string;
@@ -20,7 +21,7 @@ export interface FormField {
 	placeholder?: string;
 }
 
-export const FORM_FIELDS_FIELD = 'Form Fields';
+const FORM_FIELDS_FIELD = 'Form Fields';
 
 /** The field Free Text shows: one required text box. */
 export const FREE_TEXT_FIELDS: FormField[] = [{ label: 'Response', type: 'textarea', required: true, options: [] }];

@@ -26,7 +26,7 @@ button{margin-top:24px;width:100%;padding:12px;border:0;border-radius:8px;backgr
 font-weight:600;cursor:pointer}.problems{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 14px}
 .mark{font-size:2.4rem;margin-bottom:8px}`;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
 	return text
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
@@ -39,7 +39,7 @@ export function escapeHtml(text: string): string {
 const PERSIAN_LETTERS = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
 
 /** The page's language: Persian when any of its texts is written in Persian letters, English otherwise. */
-export function pageLanguage(texts: string[]): 'fa' | 'en' {
+function pageLanguage(texts: string[]): 'fa' | 'en' {
 	return texts.some((text) => PERSIAN_LETTERS.test(text)) ? 'fa' : 'en';
 }
 

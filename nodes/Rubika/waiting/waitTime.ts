@@ -8,7 +8,7 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import { InputError } from '../../shared/errors';
 import { inputModeProperties } from '../helpers/inputMode';
 
-export const LIMIT_WAIT_TIME_FIELD = 'Limit Wait Time';
+const LIMIT_WAIT_TIME_FIELD = 'Limit Wait Time';
 
 export const limitWaitTimeOption: INodeProperties = {
 	displayName: 'Limit Wait Time',

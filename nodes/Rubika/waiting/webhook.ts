@@ -33,7 +33,7 @@ export const WAITING_WEBHOOKS: IWebhookDescription[] = [
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
-export interface ResponseTexts {
+interface ResponseTexts {
 	formTitle: string;
 	formDescription: string;
 	formButtonLabel: string;
@@ -41,7 +41,7 @@ export interface ResponseTexts {
 	answerDescription: string;
 }
 
-export const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
+const DEFAULT_RESPONSE_TEXTS: ResponseTexts = {
 	formTitle: 'Your answer',
 	formDescription: '',
 	formButtonLabel: 'Submit',
@@ -68,7 +68,8 @@ const ADDRESS = /\bhttps?:\/\/|\+http/i;
  * Whether a request comes from a person's browser: only that may approve, so that a link preview (a
  * messenger fetching the page to show a card) or another program opening the link decides nothing. Every
  * browser's User-Agent starts with "Mozilla/"; programs that say so too are recognised by their names as
- * whole words, by a "…bot/1.0"-like product, or by the address of their about page.
+ * whole words, by a "…bot/1.0"-like product, or by the address of their about page. Exported for the test
+ * that runs it over a list of real User-Agents (test/fixtures/user-agents.json), too many for a workflow each.
  */
 export function isPersonsBrowser(userAgent: string | undefined): boolean {
 	const agent = userAgent ?? '';
@@ -79,7 +80,7 @@ export function isPersonsBrowser(userAgent: string | undefined): boolean {
 		.some((word) => PROGRAM_WORDS.has(word));
 }
 
-export function readResponseTexts(options: IDataObject): ResponseTexts {
+function readResponseTexts(options: IDataObject): ResponseTexts {
 	const text = (key: keyof ResponseTexts) => {
 		const value = options[key];
 		return typeof value === 'string' && value.trim() !== '' ? value : DEFAULT_RESPONSE_TEXTS[key];

@@ -3,9 +3,7 @@
  * shape users write in n8n expressions, building one from the node's builder UI, and checking it before
  * anything is sent, with messages that point at the row and button.
  */
-export type { KeypadKind } from './common';
-export { generatedButtonId } from './common';
-export type { BuilderButton, BuilderRow, ChatKeypadFlags } from './builder';
+export type { BuilderRow } from './builder';
 export { buildKeypadFromRows } from './builder';
 export type { ButtonSettingsFields } from './settings';
 export { BUTTON_SETTINGS } from './settings';

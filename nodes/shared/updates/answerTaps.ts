@@ -41,7 +41,7 @@ export function waitingAddressOf(context: TriggerContext): string | undefined {
 }
 
 /** The resume address of the execution a button was made for. */
-export function resumeAddressFor(waitingAddress: string, button: AnswerButton): string {
+function resumeAddressFor(waitingAddress: string, button: AnswerButton): string {
 	const address = `${waitingAddress}/${encodeURIComponent(button.executionId)}`;
 	return button.resumeToken !== undefined ? `${address}?signature=${button.resumeToken}` : address;
 }

@@ -105,7 +105,7 @@ export function matchesFilters(item: UpdateItem, filters: UpdateFilters, now = D
 }
 
 /** `/Start@MyBot payload` → `start`; undefined when the text is not a command. */
-export function commandOf(text: string | null | undefined): string | undefined {
+function commandOf(text: string | null | undefined): string | undefined {
 	if (typeof text !== 'string') return undefined;
 	const match = /^\/([^\s@/]+)(?:@\S*)?(?:\s|$)/.exec(text.trimStart());
 	return match ? match[1].toLowerCase() : undefined;

@@ -48,7 +48,7 @@ export type ItemWithSender = UpdateItem & { sender: SenderDetails | null; sender
 export const SENDER_CACHE = { capacity: 1000, ttlMs: 60 * 60_000, failureTtlMs: 60_000 };
 
 /** One request, abandoned after this long: the update waits for it. */
-export const SENDER_LOOKUP_TIMEOUT_MS = 10_000;
+const SENDER_LOOKUP_TIMEOUT_MS = 10_000;
 
 /** Options → Add Sender Details. */
 export const addSenderDetailsOption: INodeProperties = {

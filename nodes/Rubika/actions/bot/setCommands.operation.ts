@@ -24,7 +24,7 @@ interface RawCommand {
  * write commands the way users type them), names must be letters, digits and underscores, descriptions
  * must not be empty, and a name may appear once. An empty list is allowed: it clears the commands.
  */
-export function normalizeCommands(raw: RawCommand[], field: string): BotCommand[] {
+function normalizeCommands(raw: RawCommand[], field: string): BotCommand[] {
 	const seen = new Map<string, number>();
 	return raw.map((entry, index) => {
 		const where = `command ${index + 1}`;

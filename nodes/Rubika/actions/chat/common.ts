@@ -5,7 +5,7 @@ import { idProperty, requireId } from '../../helpers/params';
 
 export { chatIdProperty, readChatId } from '../../helpers/params';
 
-export const USER_ID_FIELD = 'User ID';
+const USER_ID_FIELD = 'User ID';
 
 /** Chats a bot can read and set keypads in. */
 export const ANY_CHAT_DESCRIPTION = 'Private chat (b0…), group (g0…) or channel (c0…)';

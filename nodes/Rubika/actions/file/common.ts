@@ -8,7 +8,7 @@ import type { UploadSource } from '../../helpers/binary';
 import { requireId } from '../../helpers/params';
 import { readUrlSource } from '../../helpers/urlSource';
 
-export const FILE_ID_FIELD = 'File ID';
+const FILE_ID_FIELD = 'File ID';
 
 export function fileIdProperty(description: string): INodeProperties {
 	return {

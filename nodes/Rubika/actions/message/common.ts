@@ -12,8 +12,8 @@ import { idProperty, optionalIdOf, parameter, requireId } from '../../helpers/pa
 export { chatIdProperty, readChatId } from '../../helpers/params';
 
 export const MESSAGE_ID_FIELD = 'Message ID';
-export const TEXT_FIELD = 'Text';
-export const REPLY_TO_FIELD = 'Reply To Message ID';
+const TEXT_FIELD = 'Text';
+const REPLY_TO_FIELD = 'Reply To Message ID';
 
 /** The Chat ID description of the send operations. */
 export const SEND_TO_CHAT_DESCRIPTION = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)';

@@ -197,7 +197,7 @@ function listOptions(value: { option?: Array<{ text?: unknown }> }): string[] {
 }
 
 /** A JSON list, or the list an expression produced; numbers are accepted as answers ("1", "2"). */
-export function parsePollOptionsJson(input: unknown): string[] {
+function parsePollOptionsJson(input: unknown): string[] {
 	const value = parseJsonField(input, OPTIONS_JSON_FIELD);
 	if (value === undefined && typeof input === 'string') {
 		throw new InputError(OPTIONS_JSON_FIELD, 'is empty; enter a list such as ["Yes", "No"]');

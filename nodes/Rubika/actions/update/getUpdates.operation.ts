@@ -6,7 +6,7 @@ import { optionalId, readInteger } from '../../helpers/params';
 import type { ItemCall, RubikaOperation } from '../types';
 
 /** What every output item carries: where a later run continues (the `offset_id` to pass next time). */
-export const NEXT_OFFSET_KEY = '_next_offset_id';
+const NEXT_OFFSET_KEY = '_next_offset_id';
 
 /** Rubika does not document a maximum page size; libraries ask for up to 100. */
 const DEFAULT_PAGE_SIZE = 100;
