@@ -27,11 +27,11 @@
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/harness.mjs';
 import { chatAnswerCases } from './lib/chat-answer-cases.mjs';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
-import { packageLoadProblems } from './lib/n8n.mjs';
-import { broadcastWorkflow, createQueueWorld, startWebhook } from './lib/queue-world.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
-import { isFinished, nodeItems, nodesRun, packOnce } from './lib/world.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { packageLoadProblems } from '../tooling/n8n.mjs';
+import { broadcastWorkflow, createQueueWorld, startWebhook } from '../tooling/queue-world.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
+import { isFinished, nodeItems, nodesRun, packOnce } from '../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -1,12 +1,6 @@
-#!/usr/bin/env node
 // Installs a pinned, real n8n (and the Node.js it needs) OUTSIDE the repository, so that the
-// package can be tried and tested the way a user runs it.
-//
-//   node scripts/install-n8n.mjs                 # default variant (2.41.1 on Node 24)
-//   node scripts/install-n8n.mjs 2.8.4           # Node 20 variant
-//   node scripts/install-n8n.mjs --all           # both
-//   node scripts/install-n8n.mjs --force         # reinstall even when the install looks fine
-//   node scripts/install-n8n.mjs --print         # print the paths (JSON) of the (installed) variant
+// package can be tried and tested the way a user runs it. `ensureN8n()` for the e2e worlds, `npm start` and
+// the benchmarks; `main()` is the command line (`node scripts/install-n8n.mjs`, whose header lists its options).
 //
 // Environment:
 //   RUBIKA_N8N_HOME     where everything goes (default ~/.cache/n8n-nodes-rubika)
@@ -14,7 +8,7 @@
 //
 // Layout under RUBIKA_N8N_HOME:
 //   node-24.21.0/            `npm install node@24.21.0` (the npm package that carries the binary)
-//   n8n-2.41.1/              `npm install --omit=dev --ignore-scripts` from scripts/n8n-lock/2.41.1
+//   n8n-2.41.1/              `npm install --omit=dev --ignore-scripts` from tooling/n8n-lock/2.41.1
 //   n8n-2.41.1/.rubika-install.json   marker written last; a second run only checks it (well under a second)
 //
 // The install is idempotent and resumable: it works in `n8n-<v>.partial/` and renames it into place
@@ -285,7 +279,8 @@ export async function ensureN8n(opts = {}) {
 	return p;
 }
 
-async function main(argv) {
+/** `node scripts/install-n8n.mjs [version] [--all] [--force] [--print] [--verbose]`. */
+export async function main(argv) {
 	const args = argv.slice(2);
 	const force = args.includes('--force');
 	const print = args.includes('--print');
@@ -305,11 +300,4 @@ async function main(argv) {
 			);
 		}
 	}
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-	main(process.argv).catch((e) => {
-		process.stderr.write(`[install-n8n] FAILED: ${e.stack || e}\n`);
-		process.exit(1);
-	});
 }

@@ -10,7 +10,7 @@
 //   await noteScreenshot(t, world, page, 'chat.png');   // docs/images/ with RUBIKA_SCREENSHOTS=1
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REPO_ROOT } from './n8n.mjs';
+import { REPO_ROOT } from '../../tooling/n8n.mjs';
 
 const require = createRequire(import.meta.url);
 require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({
