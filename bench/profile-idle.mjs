@@ -8,12 +8,11 @@
 //   $(node scripts/install-n8n.mjs --print | jq -r .nodeBin) bench/profile-idle.mjs [--triggers 30] [--seconds 60]
 //       [--version 2.41.1] [--no-build] [--top 40] [--no-profile]
 import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../e2e/lib/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from '../e2e/lib/examples.mjs';
-import { freePort } from '../e2e/lib/n8n.mjs';
-import { createWorld, packOnce } from '../e2e/lib/world.mjs';
+import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { WATCHDOG, freePort } from '../tooling/n8n.mjs';
+import { createWorld, packOnce } from '../tooling/world.mjs';
 
 const { values: opts } = parseArgs({
 	options: {
@@ -62,7 +61,7 @@ const pack = await packOnce({ build: !opts['no-build'], log });
 const world = await createWorld({ version: opts.version, pack, workflows, log });
 const inspectPort = await freePort();
 try {
-	if (!opts['no-profile']) world.ctx.env = { ...world.ctx.env, NODE_OPTIONS: `--require ${JSON.stringify(path.resolve('e2e/lib/parent-watchdog.cjs'))} --inspect=127.0.0.1:${inspectPort}` };
+	if (!opts['no-profile']) world.ctx.env = { ...world.ctx.env, NODE_OPTIONS: `--require ${JSON.stringify(WATCHDOG)} --inspect=127.0.0.1:${inspectPort}` };
 	const server = await world.server();
 	for (const wf of workflows) await world.activate(wf.id);
 	await sleep(10_000);

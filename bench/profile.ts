@@ -12,9 +12,9 @@
 import { Session } from 'node:inspector/promises';
 
 import { DEMO_USERS } from '../sandbox';
-import { runNode } from '../test/harness/n8n';
-import { ListenHarness } from '../test/harness/listen';
-import { PollHarness } from '../test/harness/poll';
+import { runNode } from '../tooling/harness/n8n';
+import { ListenHarness } from '../tooling/harness/listen';
+import { PollHarness } from '../tooling/harness/poll';
 import { SandboxProcess } from './lib/sandboxProcess';
 
 interface ProfileNode {

@@ -11,7 +11,7 @@
 //   node e2e/ai-assistant.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
 import { fakeAnswer, startFakeModel } from './lib/fake-model.mjs';
-import { nodesRun } from './lib/world.mjs';
+import { nodesRun } from '../tooling/world.mjs';
 
 const EXAMPLE = 'ai-assistant.json';
 

@@ -14,7 +14,7 @@
 //
 //   node e2e/browser.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
-import { DEFAULT_OWNER } from './lib/n8n.mjs';
+import { DEFAULT_OWNER } from '../tooling/n8n.mjs';
 
 const ECHO_BOT = 'echo-bot.json';
 const TRIGGER = 'Bot receives a message or a tap';

@@ -12,9 +12,9 @@
 //
 //   node e2e/continuous.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from './lib/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
-import { listExecutions, nodeFullItems } from './lib/world.mjs';
+import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { listExecutions, nodeFullItems } from '../tooling/world.mjs';
 
 const ID = 'e2eContinuous001'; // defaults + a Text Pattern; its Error Workflow is ERROR_ID
 const ERROR_ID = 'e2eContErrorWf01'; // Error Trigger → No Op: what n8n runs when ID fails

@@ -4,7 +4,7 @@
 //
 //   node e2e/credential.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { testCredential } from './lib/n8n.mjs';
+import { testCredential } from '../tooling/n8n.mjs';
 
 // What the editor sends for a secret field the user did not touch; n8n puts the stored value back.
 const BLANK = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';

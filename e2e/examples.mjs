@@ -8,7 +8,7 @@
 //
 //   node e2e/examples.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
-import { nodeItems, nodesRun } from './lib/world.mjs';
+import { nodeItems, nodesRun } from '../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,10 +8,10 @@
 import http from 'node:http';
 
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { freePort } from './lib/n8n.mjs';
-import { linearWorkflow, manualTrigger, node, rubika } from './lib/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
-import { BAD_TOKEN_CREDENTIAL } from './lib/world.mjs';
+import { freePort } from '../tooling/n8n.mjs';
+import { linearWorkflow, manualTrigger, node, rubika } from '../tooling/workflow-builder.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { BAD_TOKEN_CREDENTIAL } from '../tooling/world.mjs';
 
 const CHAIN_ID = 'e2eChainWorkflw1';
 const FAILING_ID = 'e2eFailingWorkf1';

@@ -6,9 +6,9 @@
 //
 //   node e2e/polling.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from './lib/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL, withFastPolls } from './lib/examples.mjs';
-import { nodeFullItems } from './lib/world.mjs';
+import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
+import { EXAMPLE_CREDENTIAL, withFastPolls } from '../tooling/examples.mjs';
+import { nodeFullItems } from '../tooling/world.mjs';
 
 const ID = 'e2ePollingWflow1';
 const TRIGGER = 'Rubika Trigger';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package in n8n's queue mode (e2e/lib/queue-world.mjs: PostgreSQL, Redis, main + 2 workers + 1 webhook
+// The package in n8n's queue mode (tooling/queue-world.mjs: PostgreSQL, Redis, main + 2 workers + 1 webhook
 // process; n8n 2.41.1 unless --version says otherwise), checked as a scaled-out user would:
 //   1. a broadcast to 2,000 sandbox users split into two executions that run at once on the two workers,
 //      under the sandbox's rate limit: every recipient gets the message exactly once;
@@ -27,11 +27,11 @@
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/harness.mjs';
 import { chatAnswerCases } from './lib/chat-answer-cases.mjs';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
-import { packageLoadProblems } from './lib/n8n.mjs';
-import { broadcastWorkflow, createQueueWorld, startWebhook } from './lib/queue-world.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
-import { isFinished, nodeItems, nodesRun, packOnce } from './lib/world.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { packageLoadProblems } from '../tooling/n8n.mjs';
+import { broadcastWorkflow, createQueueWorld, startWebhook } from '../tooling/queue-world.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
+import { isFinished, nodeItems, nodesRun, packOnce } from '../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -9,9 +9,9 @@
 //
 // n8n must be installed (scripts/install-n8n.mjs; done here when missing, minutes the first time).
 // Prints `N passed, N failed` per test and overall; exits 1 when anything failed.
-import { VARIANTS, resolveVersion } from '../scripts/install-n8n.mjs';
+import { VARIANTS, resolveVersion } from '../tooling/install-n8n.mjs';
 import { parseArgs, runTest } from './lib/harness.mjs';
-import { createWorld, packOnce } from './lib/world.mjs';
+import { createWorld, packOnce } from '../tooling/world.mjs';
 import { test as aiAssistant } from './ai-assistant.mjs';
 import { test as browser } from './browser.mjs';
 import { test as chatAnswers } from './chat-answers.mjs';

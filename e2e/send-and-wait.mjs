@@ -22,9 +22,9 @@
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { BROWSER_UA, eventually, isMain, readJson, runStandalone } from './lib/harness.mjs';
-import { REPO_ROOT } from './lib/n8n.mjs';
-import { linearWorkflow, node, noOp, rubika } from './lib/workflow-builder.mjs';
-import { nodeItems, nodesRun } from './lib/world.mjs';
+import { REPO_ROOT } from '../tooling/n8n.mjs';
+import { linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
+import { nodeItems, nodesRun } from '../tooling/world.mjs';
 
 /** Real User-Agents of people's browsers and of programs (test/fixtures/user-agents.json). */
 const USER_AGENTS = readJson(path.join(REPO_ROOT, 'test', 'fixtures', 'user-agents.json'));

@@ -7,9 +7,9 @@
 //   node e2e/smoke.mjs [--version 2.8.4] [--no-build] [--keep]
 import fs from 'node:fs';
 import path from 'node:path';
-import { readExamples } from './lib/examples.mjs';
+import { readExamples } from '../tooling/examples.mjs';
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { PACKAGE_NAME, REPO_ROOT, knownTypes, packageLoadProblems } from './lib/n8n.mjs';
+import { PACKAGE_NAME, REPO_ROOT, knownTypes, packageLoadProblems } from '../tooling/n8n.mjs';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const OURS = {

@@ -19,11 +19,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXAMPLE_CREDENTIAL } from './lib/examples.mjs';
+import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
 import { createReporter, eventually, isMain } from './lib/harness.mjs';
-import { REPO_ROOT, createApiKey, freePort, isPortFree, publicApi, setupOwner, waitForWebhook } from './lib/n8n.mjs';
-import { sandboxAdmin } from './lib/sandbox.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, rubika } from './lib/workflow-builder.mjs';
+import { REPO_ROOT, createApiKey, freePort, isPortFree, publicApi, setupOwner, waitForWebhook } from '../tooling/n8n.mjs';
+import { sandboxAdmin } from '../tooling/sandbox.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, rubika } from '../tooling/workflow-builder.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;

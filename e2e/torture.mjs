@@ -26,9 +26,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMain, runTest } from './lib/harness.mjs';
-import { EXAMPLE_CREDENTIAL, withFastPolls } from './lib/examples.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from './lib/workflow-builder.mjs';
-import { createWorld, isFinished, listExecutions, packOnce } from './lib/world.mjs';
+import { EXAMPLE_CREDENTIAL, withFastPolls } from '../tooling/examples.mjs';
+import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
+import { createWorld, isFinished, listExecutions, packOnce } from '../tooling/world.mjs';
 
 const TRIGGER = 'Rubika Trigger';
 const IDS = { continuous: 'e2eTortureCont01', poll: 'e2eTorturePoll01' };

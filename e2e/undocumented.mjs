@@ -6,7 +6,7 @@
 //
 //   node e2e/undocumented.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/harness.mjs';
-import { linearWorkflow, manualTrigger, rubika } from './lib/workflow-builder.mjs';
+import { linearWorkflow, manualTrigger, rubika } from '../tooling/workflow-builder.mjs';
 
 const CHAIN_ID = 'e2eUndocumented1';
 const PIN_ID = 'e2ePinOnlyWorkf1';

@@ -12,8 +12,8 @@
 //   deactivated at the end.
 import { randomUUID } from 'node:crypto';
 import { eventually } from './lib/harness.mjs';
-import { nodeItems } from './lib/world.mjs';
-import { RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node } from './lib/workflow-builder.mjs';
+import { nodeItems } from '../tooling/world.mjs';
+import { RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node } from '../tooling/workflow-builder.mjs';
 
 const TRIGGER = 'Bot receives a message';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -10,7 +10,7 @@
 //
 //   node e2e/webhook.mjs [--version 2.8.4] [--no-build] [--keep]
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
-import { nodeItems, nodesRun } from './lib/world.mjs';
+import { nodeItems, nodesRun } from '../tooling/world.mjs';
 import { startManyBots } from './webhook-bots.mjs';
 
 const TRIGGER = 'Bot receives a message or a tap';

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 
 import { RUBIKA_DEFAULT_BASE_URL } from '../credentials/RubikaApi.credentials';
 import { redactToken } from '../nodes/shared/transport/redact';
-import type { ProbeSettings } from './report';
+import type { ProbeSettings } from '../sandbox/probeReport';
 import { runProbe } from './run';
 import { OPT_IN } from './sequence';
 

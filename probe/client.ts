@@ -7,15 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { rubikaRequestUrl } from '../credentials/RubikaApi.credentials';
 import { isPlainObject, parseJsonKeepingBigIntegers } from '../nodes/shared/json';
-import type { AnswerSummary, Exchange, ExchangeKind, RecordedRequest } from './report';
-
-/** One answer, as the probe's steps read it. */
-export interface Answer extends AnswerSummary {
-	/** HTTP 2xx with status OK. */
-	ok: boolean;
-	/** The envelope's `data` when ok, else empty. */
-	data: Record<string, unknown>;
-}
+import type { Answer, AnswerSummary, Exchange, ExchangeKind, RecordedRequest } from '../sandbox/probeReport';
+import { answerOf, isRateLimited } from '../sandbox/probeReport';
 
 export interface StepLabel {
 	step: string;
@@ -24,8 +17,6 @@ export interface StepLabel {
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
-/** Rubika's rate-limit statuses (facts §1; one library spells it without the S). */
-const RATE_LIMITED = new Set(['TOO_REQUESTS', 'TOO_REQUEST']);
 const RATE_LIMIT_ATTEMPTS = 3;
 const RATE_LIMIT_WAIT_MS = 5_000;
 /** Longest text body kept in the report (an HTML error page says what it is long before this). */
@@ -119,24 +110,6 @@ function readBody(raw: Buffer): { body: unknown; bareBigIntegers?: true } {
 	} catch {
 		return { body: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text };
 	}
-}
-
-export function answerOf(exchange: Exchange): Answer {
-	const response = exchange.response;
-	const envelope = isPlainObject(response?.body) && typeof response.body.status === 'string' ? response.body : undefined;
-	const ok = response !== undefined && response.httpStatus >= 200 && response.httpStatus < 300 && envelope?.status === 'OK';
-	return {
-		ok,
-		httpStatus: response?.httpStatus,
-		status: envelope?.status as string | undefined,
-		...(typeof envelope?.dev_message === 'string' ? { devMessage: envelope.dev_message } : {}),
-		data: ok && isPlainObject(envelope?.data) ? envelope.data : {},
-	};
-}
-
-/** TOO_REQUESTS (facts §1), or HTTP 429 in case Rubika says it that way. */
-export function isRateLimited(answer: AnswerSummary): boolean {
-	return answer.httpStatus === 429 || (answer.status !== undefined && RATE_LIMITED.has(answer.status));
 }
 
 /** An answer in a word or two: `OK`, `INVALID_INPUT`, `INVALID_INPUT (HTTP 400)`, `HTTP 404`, `no answer`. */

@@ -9,10 +9,10 @@ import { isPlainObject } from '../nodes/shared/json';
 import type { Keypad, RubikaMethod } from '../nodes/shared/types';
 import { UNDOCUMENTED_METHODS } from '../nodes/shared/types';
 import { saysMethodIsUnknown } from '../nodes/shared/unknownMethod';
-import type { Answer, ProbeClient, StepLabel } from './client';
-import { isRateLimited, summaryOf } from './client';
-import type { Findings, ProbeSettings } from './report';
-import { UNKNOWN_METHOD } from './report';
+import type { Answer, Findings, ProbeSettings } from '../sandbox/probeReport';
+import { UNKNOWN_METHOD, isRateLimited } from '../sandbox/probeReport';
+import type { ProbeClient, StepLabel } from './client';
+import { summaryOf } from './client';
 
 /** What differs between the run against Rubika and the run against the sandbox: the sandbox has its own chats. */
 export interface ProbeInputs {

@@ -1,5 +1,5 @@
 /**
- * A probe report (`npm run probe`, probe/report.ts) as sandbox options, so the sandbox answers as the real
+ * A probe report (`npm run probe`, its format in probeReport.ts) as sandbox options, so the sandbox answers as the real
  * Rubika did: how it answers an unknown method, a bad token and a bad request (HTTP status included), whether
  * it takes link buttons, the longest button id, ids as bare big numbers, the methods it lacks, and, for each
  * method whose answer differed from the sandbox's, the recorded answer (a refusal as it came, a success in its
@@ -7,10 +7,9 @@
  */
 import { isPlainObject } from '../nodes/shared/json';
 import { RUBIKA_METHODS } from '../nodes/shared/types';
-import { answerOf, isRateLimited } from '../probe/client';
-import type { AnswerSummary, ProbeReport } from '../probe/report';
-import { REPORT_FORMAT, UNKNOWN_METHOD } from '../probe/report';
 import type { ErrorAnswer, RecordedAnswer, SandboxConfig, SandboxConfigPatch } from './config';
+import type { AnswerSummary, ProbeReport } from './probeReport';
+import { REPORT_FORMAT, UNKNOWN_METHOD, answerOf, isRateLimited } from './probeReport';
 
 export interface Replay {
 	options: SandboxConfigPatch;

@@ -65,7 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Rubika
 export class RubikaSandbox extends SandboxWorld implements AdminContext {
 	/**
 	 * Plain own properties, set once listening, so launchers that copy the returned object's data
-	 * (scripts/lib/sandbox-child.cjs) find the address and the demo ids. Internals are #private and
+	 * (tooling/sandbox-child.cjs) find the address and the demo ids. Internals are #private and
 	 * stay out of such copies.
 	 */
 	url = '';

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, buildPackage, packPackage } from '../e2e/lib/n8n.mjs';
+import { REPO_ROOT, buildPackage, packPackage } from '../tooling/n8n.mjs';
 
 /** The files of the tarball that n8n's scanner lints (see analyzePackageByName in its scanner.mjs). */
 const TARBALL_LINT_PATTERNS = ['**/*.js', 'package.json'];
@@ -36,7 +36,7 @@ const SHIPPED = [
 	{ pattern: /^dist\/icons\/[^/]+\.svg$/, why: 'icons' },
 ];
 const REQUIRED = ['package.json', 'README.md', 'LICENSE'];
-const DEV_ONLY = /(^|\/)(test|tests|__tests__|sandbox|bench|e2e|fixtures|examples|scripts)\/|\.(test|spec)\.js$/;
+const DEV_ONLY = /(^|\/)(test|tests|__tests__|sandbox|bench|e2e|fixtures|examples|scripts|tooling)\/|\.(test|spec)\.js$/;
 /** Node built-ins n8n allows in community nodes (its no-restricted-imports rule); everything else must be a peer. */
 const RUNTIME_BUILTINS = new Set(['crypto', 'node:crypto']);
 

@@ -23,10 +23,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureN8n } from './install-n8n.mjs';
-import { EXAMPLE_CREDENTIAL, readExamples } from '../e2e/lib/examples.mjs';
-import * as n8n from '../e2e/lib/n8n.mjs';
-import { startSandboxProcess } from '../e2e/lib/sandbox.mjs';
+import { ensureN8n } from '../tooling/install-n8n.mjs';
+import { EXAMPLE_CREDENTIAL, readExamples } from '../tooling/examples.mjs';
+import * as n8n from '../tooling/n8n.mjs';
+import { startSandboxProcess } from '../tooling/sandbox.mjs';
 
 const REPO = n8n.REPO_ROOT;
 const args = new Set(process.argv.slice(2));
@@ -35,7 +35,7 @@ const say = (s) => process.stdout.write(`[start] ${s}\n`);
 const warn = (s) => process.stdout.write(`[start] WARNING: ${s}\n`);
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 
-// The example workflows name this credential; e2e/lib/examples.mjs keeps both in step.
+// The example workflows name this credential; tooling/examples.mjs keeps both in step.
 const CREDENTIAL_ID = EXAMPLE_CREDENTIAL.id;
 const CREDENTIAL_NAME = EXAMPLE_CREDENTIAL.name;
 

@@ -9,7 +9,7 @@
  * - HTTP Request node with its defaults: every item's request started at once.
  */
 
-import { caseMain, importE2eLib } from '../lib/proc';
+import { caseMain, importTooling } from '../lib/proc';
 import { median } from '../lib/stats';
 
 interface Input {
@@ -28,7 +28,6 @@ export interface B1N8nResult {
 	medianMs: Record<B1N8nVariant, number>;
 }
 
-const e2eLib = importE2eLib;
 const log = (message: string) => process.stderr.write(`[b1-n8n] ${message}\n`);
 const SEND = 'Send';
 const WORKFLOWS: Record<B1N8nVariant, { id: string; path: string }> = {
@@ -38,10 +37,10 @@ const WORKFLOWS: Record<B1N8nVariant, { id: string; path: string }> = {
 };
 
 caseMain<Input, B1N8nResult>(async (input) => {
-	const { packOnce, createWorld } = await e2eLib('world.mjs');
-	const { startWebhook } = await e2eLib('queue-world.mjs');
-	const { linearWorkflow, node, rubika } = await e2eLib('workflow-builder.mjs');
-	const { EXAMPLE_CREDENTIAL } = await e2eLib('examples.mjs');
+	const { packOnce, createWorld } = await importTooling('world.mjs');
+	const { startWebhook } = await importTooling('queue-world.mjs');
+	const { linearWorkflow, node, rubika } = await importTooling('workflow-builder.mjs');
+	const { EXAMPLE_CREDENTIAL } = await importTooling('examples.mjs');
 	const splitOut = () => node('Items', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.items', options: {} });
 	const httpRequest = (sandboxUrl: string, options: object) =>
 		node(

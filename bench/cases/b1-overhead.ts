@@ -14,7 +14,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
-import { runNode } from '../../test/harness/n8n';
+import { runNode } from '../../tooling/harness/n8n';
 import { countersSince, installCounters, snapshotCounters } from '../lib/instrument';
 import { caseMain } from '../lib/proc';
 import { envelopeData, freshConnectionAgent, keepAliveAgent, postJson } from '../lib/rawHttp';

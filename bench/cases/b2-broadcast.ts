@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../test/harness/n8n';
+import { runNode } from '../../tooling/harness/n8n';
 import { caseMain } from '../lib/proc';
 import { SandboxProcess } from '../lib/sandboxProcess';
 import { elapsedMs } from '../lib/stats';

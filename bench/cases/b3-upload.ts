@@ -27,7 +27,7 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { DEMO_USERS } from '../../sandbox';
-import { runNode, useBinaryMode } from '../../test/harness/n8n';
+import { runNode, useBinaryMode } from '../../tooling/harness/n8n';
 import type { PhaseMemory, SamplingKind } from '../lib/memory';
 import { PhaseSampler, collectGarbage } from '../lib/memory';
 import { ensureSendFile } from '../lib/operations';

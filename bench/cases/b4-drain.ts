@@ -10,7 +10,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
-import { PollHarness } from '../../test/harness/poll';
+import { PollHarness } from '../../tooling/harness/poll';
 import type { PhaseMemory } from '../lib/memory';
 import { PhaseSampler } from '../lib/memory';
 import { caseMain } from '../lib/proc';

@@ -18,7 +18,7 @@
  */
 import os from 'node:os';
 
-import { caseMain, importE2eLib, withN8nLogTail } from '../lib/proc';
+import { caseMain, importTooling, withN8nLogTail } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import type { Spread } from '../lib/stats';
@@ -111,7 +111,6 @@ export interface B6Result {
 // `require()`. A Function keeps a real dynamic import.
 // ------------------------------------------------------------------------------------------------
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const e2eLib = importE2eLib;
 
 const N8N_VERSION = '2.41.1';
 const IDS: Record<TriggerName, string> = {
@@ -137,7 +136,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b6] ${message}\n`);
 
 caseMain<Input, B6Result>(async (input) => {
-	const [world_, builder, examples] = await Promise.all([e2eLib('world.mjs'), e2eLib('workflow-builder.mjs'), e2eLib('examples.mjs')]);
+	const [world_, builder, examples] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs')]);
 	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
 	const credential = examples.EXAMPLE_CREDENTIAL;
 	const webhookId = 'b6b6b6b6-0000-4000-8000-00000000b6b6';

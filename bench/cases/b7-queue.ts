@@ -1,5 +1,5 @@
 /**
- * B7: broadcasts in n8n's queue mode (real n8n 2.41.1, PostgreSQL, Redis; e2e/lib/queue-world.mjs) side by
+ * B7: broadcasts in n8n's queue mode (real n8n 2.41.1, PostgreSQL, Redis; tooling/queue-world.mjs) side by
  * side with the same n8n in regular mode (one process), all against one sandbox with a bot-wide rate limit.
  *
  * Several executions sending for one bot compete for its one rate limit, while Max Requests per Second paces
@@ -10,7 +10,7 @@
  * the node's slow-down after TOO_REQUESTS).
  */
 
-import { caseMain, importE2eLib } from '../lib/proc';
+import { caseMain, importTooling } from '../lib/proc';
 
 interface Input {
 	recipients: number;
@@ -41,15 +41,14 @@ export interface B7Result {
 	runs: B7Run[];
 }
 
-const e2eLib = importE2eLib;
 const log = (message: string) => process.stderr.write(`[b7] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ID = 'benchB7Broadcas1';
 const PATH = 'bench-b7-broadcast';
 
 caseMain<Input, B7Result>(async (input) => {
-	const { isFinished, packOnce } = await e2eLib('world.mjs');
-	const { broadcastWorkflow, createQueueWorld } = await e2eLib('queue-world.mjs');
+	const { isFinished, packOnce } = await importTooling('world.mjs');
+	const { broadcastWorkflow, createQueueWorld } = await importTooling('queue-world.mjs');
 	const pack = await packOnce({ log });
 	const runs: B7Run[] = [];
 	const most = Math.max(...input.executions);

@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { caseMain, importE2eLib } from '../lib/proc';
+import { caseMain, importTooling } from '../lib/proc';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import { percentile } from '../lib/stats';
@@ -84,7 +84,7 @@ const workflowId = (index: number) => `benchB8Idle${String(index).padStart(5, '0
 const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, '0')}`;
 
 caseMain<Input, B8Result>(async (input) => {
-	const [worldLib, builder, n8n] = await Promise.all([importE2eLib('world.mjs'), importE2eLib('workflow-builder.mjs'), importE2eLib('n8n.mjs')]);
+	const [worldLib, builder, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('n8n.mjs')]);
 	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER } = builder;
 	const most = Math.max(...input.bots);
 	const workflows = Array.from({ length: most }, (_, index) =>

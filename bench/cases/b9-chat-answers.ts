@@ -15,7 +15,7 @@
  */
 import os from 'node:os';
 
-import { caseMain, importE2eLib, withN8nLogTail } from '../lib/proc';
+import { caseMain, importTooling, withN8nLogTail } from '../lib/proc';
 import type { Spread } from '../lib/stats';
 import { percentile, seededRandom, spread } from '../lib/stats';
 
@@ -96,7 +96,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, inter
 }
 
 caseMain<Input, B9Result>(async (input) => {
-	const [worldLib, builder, examples, n8n] = await Promise.all([importE2eLib('world.mjs'), importE2eLib('workflow-builder.mjs'), importE2eLib('examples.mjs'), importE2eLib('n8n.mjs')]);
+	const [worldLib, builder, examples, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs'), importTooling('n8n.mjs')]);
 	const { node, noOp, rubika, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
 	const credentialOf: Record<AnswerPath, { id: string; name: string }> = { webPage: examples.EXAMPLE_CREDENTIAL, ...CREDENTIALS };
 	const question = (path: AnswerPath, index: number) => {

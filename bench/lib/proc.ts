@@ -77,9 +77,9 @@ export function caseMain<I, T>(body: (input: I) => Promise<T>): void {
 // keeps the real dynamic import.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
 
-/** A module of the e2e library (`e2e/lib/<file>`, plain ES modules), for benchmarks that run a real n8n. */
-export function importE2eLib(file: string): Promise<any> {
-	return importEsm(pathToFileURL(join(REPO, 'e2e', 'lib', file)).href);
+/** A module of the tooling library (`tooling/<file>`, plain ES modules), for benchmarks that run a real n8n. */
+export function importTooling(file: string): Promise<any> {
+	return importEsm(pathToFileURL(join(REPO, 'tooling', file)).href);
 }
 
 /**

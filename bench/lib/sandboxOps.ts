@@ -1,6 +1,6 @@
 /**
  * What a benchmark can ask of the sandbox in its own process, over IPC (see sandboxProcess.ts): the sandbox
- * launcher (scripts/lib/sandbox-child.cjs --serve) calls `serve()` with the running sandbox.
+ * launcher (tooling/sandbox-child.cjs --serve) calls `serve()` with the running sandbox.
  *
  * Why a separate process: the sandbox's memory (stored messages, a 50 MB uploaded file, the request log) must
  * not show up in the figures of the process under test, and on a 2-core machine the server should get its own

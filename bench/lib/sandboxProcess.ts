@@ -1,6 +1,6 @@
 /**
  * Starts the sandbox in its own Node process through the project's one sandbox launcher
- * (scripts/lib/sandbox-child.cjs, also used by `npm start` and the e2e scripts) and calls into it over IPC
+ * (tooling/sandbox-child.cjs, also used by `npm start` and the e2e scripts) and calls into it over IPC
  * (the calls are in sandboxOps.ts).
  */
 import { fork } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { SandboxOptions } from '../../sandbox';
 import { REPO } from './proc';
 
-const LAUNCHER = join(REPO, 'scripts', 'lib', 'sandbox-child.cjs');
+const LAUNCHER = join(REPO, 'tooling', 'sandbox-child.cjs');
 
 export class SandboxProcess {
 	private nextId = 1;

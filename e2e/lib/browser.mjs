@@ -10,7 +10,7 @@
 //   await noteScreenshot(t, world, page, 'chat.png');   // docs/images/ with RUBIKA_SCREENSHOTS=1
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REPO_ROOT } from './n8n.mjs';
+import { REPO_ROOT } from '../../tooling/n8n.mjs';
 
 const require = createRequire(import.meta.url);
 require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({
@@ -18,6 +18,10 @@ require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({
 	project: path.join(REPO_ROOT, 'tsconfig.json'),
 });
 const helpers = require(path.join(REPO_ROOT, 'test', 'browser', 'browser.ts'));
+// Loaded by path, so neither TypeScript nor knip sees these uses: a helper gone from browser.ts fails here, loudly.
+for (const name of ['CHROMIUM_ARGS', 'findChromium', 'openBrowser', 'saveScreenshot']) {
+	if (helpers[name] === undefined) throw new Error(`test/browser/browser.ts no longer exports ${name}, which e2e/lib/browser.mjs needs`);
+}
 
 export const { CHROMIUM_ARGS, findChromium, openBrowser } = helpers;
 const { saveScreenshot } = helpers;

@@ -17,8 +17,8 @@
 // answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, eventually } from './harness.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from './workflow-builder.mjs';
-import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from './world.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../../tooling/workflow-builder.mjs';
+import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from '../../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

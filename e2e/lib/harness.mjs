@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, inspect } from 'node:util';
-import { createWorld, packOnce } from './world.mjs';
+import { createWorld, packOnce } from '../../tooling/world.mjs';
 
 export function isMain(importMetaUrl) {
 	return !!process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(importMetaUrl);

@@ -3,7 +3,7 @@ import type { NodeApiError } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import type { InputItem } from '../harness/n8n';
+import type { InputItem } from '../../tooling/harness/n8n';
 import { useActionSandbox } from './helpers';
 
 const { sara } = DEMO_USERS;

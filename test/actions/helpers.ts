@@ -7,8 +7,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN } from '../../sandbox';
-import type { BinaryMode, InputItem, NodeRunResult } from '../harness/n8n';
-import { runNode, useBinaryMode } from '../harness/n8n';
+import type { BinaryMode, InputItem, NodeRunResult } from '../../tooling/harness/n8n';
+import { runNode, useBinaryMode } from '../../tooling/harness/n8n';
 import { useSandbox } from '../harness/sandbox';
 
 export interface ActionSandbox {

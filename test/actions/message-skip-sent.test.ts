@@ -1,6 +1,6 @@
 /**
  * Send Options → Skip Chats Already Sent (Campaign ID), through n8n-core's engine against the sandbox, with
- * n8n's processed-items store played by test/harness/processedItems.ts (n8n's semantics, races included):
+ * n8n's processed-items store played by tooling/harness/processedItems.ts (n8n's semantics, races included):
  * re-running a broadcast sends only what is missing, failed sends stay unrecorded, parallel requests and
  * concurrent executions lose no entry, and a store that fails stops the broadcast.
  */
@@ -10,9 +10,9 @@ import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RESOURCES } from '../../nodes/Rubika/actions';
 import { MAX_RECORDED_CHATS } from '../../nodes/Rubika/sentRecord';
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
-import { HARNESS_WORKFLOW_ID, NODE_UNDER_TEST_ID } from '../harness/n8n';
-import type { NodeRunResult } from '../harness/n8n';
-import { InMemoryProcessedItems, useProcessedItemsStore } from '../harness/processedItems';
+import { HARNESS_WORKFLOW_ID, NODE_UNDER_TEST_ID } from '../../tooling/harness/n8n';
+import type { NodeRunResult } from '../../tooling/harness/n8n';
+import { InMemoryProcessedItems, useProcessedItemsStore } from '../../tooling/harness/processedItems';
 import { jsonOf, pairingOf, useActionSandbox } from './helpers';
 
 const t = useActionSandbox('message');

@@ -16,7 +16,7 @@ import {
 } from '../../nodes/shared/chatAnswers';
 import { useActionSandbox } from './helpers';
 import { useSandbox as useListenSandbox } from '../listen/helpers';
-import { ListenHarness } from '../harness/listen';
+import { ListenHarness } from '../../tooling/harness/listen';
 import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
 
 const sara = DEMO_USERS.sara;

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
-import type { InputItem } from '../harness/n8n';
+import type { InputItem } from '../../tooling/harness/n8n';
 import { useActionSandbox } from './helpers';
 
 const { sara } = DEMO_USERS;

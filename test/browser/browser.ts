@@ -23,7 +23,7 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
  * Flags for this machine kind: no sandbox (tests run as root), no GPU, and nothing that phones home —
  * the network is closed, and Chromium's background connections would only fail, noisily.
  */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
 	'--no-sandbox',
 	'--disable-gpu',
 	'--disable-quic',

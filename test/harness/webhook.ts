@@ -42,8 +42,8 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
-import type { TestCredentials } from './n8n';
-import { NodeTypes, makeAdditionalData } from './n8n';
+import type { TestCredentials } from '../../tooling/harness/n8n';
+import { NodeTypes, makeAdditionalData } from '../../tooling/harness/n8n';
 
 const WEBHOOK_TRIGGER_NODE = 'Rubika Webhook Trigger';
 const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };

@@ -3,8 +3,8 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { ListenHarnessOptions } from '../harness/listen';
-import { ListenHarness } from '../harness/listen';
+import type { ListenHarnessOptions } from '../../tooling/harness/listen';
+import { ListenHarness } from '../../tooling/harness/listen';
 import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;

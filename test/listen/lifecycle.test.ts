@@ -5,7 +5,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BOT_CHECK } from '../../nodes/RubikaTrigger/listenSettings';
-import { ListenHarness } from '../harness/listen';
+import { ListenHarness } from '../../tooling/harness/listen';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
 const t = useSandbox();

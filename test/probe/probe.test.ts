@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { RUBIKA_METHODS } from '../../nodes/shared/types';
-import type { ProbeReport, ProbeSettings } from '../../probe/report';
+import type { ProbeReport, ProbeSettings } from '../../sandbox/probeReport';
 import { runProbe } from '../../probe/run';
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';

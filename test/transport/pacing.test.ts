@@ -7,7 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { RateLimitGate } from '../../nodes/shared/rateLimit';
 import { DEMO_BOT_ID } from '../../sandbox';
-import { useProcessedItemsStore } from '../harness/processedItems';
+import { useProcessedItemsStore } from '../../tooling/harness/processedItems';
 import { useActionSandbox } from '../actions/helpers';
 import { FakeClock } from './fakeClock';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { runNode } from '../harness/n8n';
+import { runNode } from '../../tooling/harness/n8n';
 
 test('getMe through the real engine', async () => {
 	const seen: string[] = [];

@@ -2,7 +2,7 @@ import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
-import { runNode } from '../harness/n8n';
+import { runNode } from '../../tooling/harness/n8n';
 import { useSandbox } from '../harness/sandbox';
 import { TransportProbe } from './probe';
 

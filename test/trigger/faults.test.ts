@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { FaultSpec } from '../../sandbox';
-import { PollHarness } from '../harness/poll';
+import { PollHarness } from '../../tooling/harness/poll';
 import { copy, keys, sendMany, texts, useSandbox } from './helpers';
 
 const t = useSandbox();

@@ -3,8 +3,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { PollHarnessOptions } from '../harness/poll';
-import { PollHarness } from '../harness/poll';
+import type { PollHarnessOptions } from '../../tooling/harness/poll';
+import { PollHarness } from '../../tooling/harness/poll';
 import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The one launcher of the Rubika sandbox in a process of its own: sandbox/index.ts, loaded through ts-node,
-// runs in this process. Its callers: scripts/start.mjs and the e2e scripts (through e2e/lib/sandbox.mjs),
+// runs in this process. Its callers: scripts/start.mjs and the e2e scripts (through tooling/sandbox.mjs),
 // which are plain JavaScript and cannot import TypeScript themselves, and the benchmarks (through
 // bench/lib/sandboxProcess.ts), which keep the sandbox's CPU and memory out of the process they measure.
 //
-//   node scripts/lib/sandbox-child.cjs --port 8765 [--host 127.0.0.1] [--state FILE] [--options JSON] [--serve MODULE]
+//   node tooling/sandbox-child.cjs --port 8765 [--host 127.0.0.1] [--state FILE] [--options JSON] [--serve MODULE]
 //
 // It calls `startSandbox({ ...options, port, host, stateFile })` from sandbox/index.ts; --options carries the
 // other SandboxOptions (configuration such as latencyMs or rateLimit), --port, --host and --state win over
@@ -21,7 +21,7 @@
 
 const path = require('node:path');
 
-const repo = path.resolve(__dirname, '..', '..');
+const repo = path.resolve(__dirname, '..');
 
 function arg(name, fallback) {
 	const i = process.argv.indexOf(`--${name}`);

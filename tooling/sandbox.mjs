@@ -1,10 +1,10 @@
-// Starts the Rubika sandbox as a child process (see scripts/lib/sandbox-child.cjs) and reads back
+// Starts the Rubika sandbox as a child process (see tooling/sandbox-child.cjs) and reads back
 // where it listens and what startSandbox() returned (demo bot token, chat ids, ...).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT, trackChild } from './n8n.mjs';
 
-const CHILD = path.join(REPO_ROOT, 'scripts', 'lib', 'sandbox-child.cjs');
+const CHILD = path.join(REPO_ROOT, 'tooling', 'sandbox-child.cjs');
 const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
 const GUID_RE = /^(u0|b0|g0|c0)[A-Za-z0-9]{30}$/;
 

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureN8n } from '../../scripts/install-n8n.mjs';
+import { ensureN8n } from './install-n8n.mjs';
 import { EXAMPLE_CREDENTIAL } from './examples.mjs';
 import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';

@@ -1,7 +1,10 @@
 /**
  * The report `npm run probe` writes, and `npm run sandbox -- --replay` reads back (sandbox/replay.ts). Every
- * request and answer is in it as it went over the wire, with the bot token removed.
+ * request and answer is in it as it went over the wire, with the bot token removed. It lives in the sandbox,
+ * which reads it, so that the probe, which runs against a sandbox, imports the sandbox and not the reverse.
  */
+import { isPlainObject } from '../nodes/shared/json';
+
 export const REPORT_FORMAT = 1;
 
 /** The made-up method the probe calls to see how Rubika answers a method it does not have (facts §1: unknown). */
@@ -52,6 +55,14 @@ export interface AnswerSummary {
 	httpStatus?: number;
 	status?: string;
 	devMessage?: string;
+}
+
+/** One answer, as the probe's steps read it. */
+export interface Answer extends AnswerSummary {
+	/** HTTP 2xx with status OK. */
+	ok: boolean;
+	/** The envelope's `data` when ok, else empty. */
+	data: Record<string, unknown>;
 }
 
 export interface Findings {
@@ -155,4 +166,25 @@ export interface ProbeReport {
 	/** Why the answers could not be compared with the sandbox's, when they could not. */
 	notCompared?: string;
 	exchanges: Exchange[];
+}
+
+/** Rubika's rate-limit statuses (facts §1; one library spells it without the S). */
+const RATE_LIMITED = new Set(['TOO_REQUESTS', 'TOO_REQUEST']);
+
+export function answerOf(exchange: Exchange): Answer {
+	const response = exchange.response;
+	const envelope = isPlainObject(response?.body) && typeof response.body.status === 'string' ? response.body : undefined;
+	const ok = response !== undefined && response.httpStatus >= 200 && response.httpStatus < 300 && envelope?.status === 'OK';
+	return {
+		ok,
+		httpStatus: response?.httpStatus,
+		status: envelope?.status as string | undefined,
+		...(typeof envelope?.dev_message === 'string' ? { devMessage: envelope.dev_message } : {}),
+		data: ok && isPlainObject(envelope?.data) ? envelope.data : {},
+	};
+}
+
+/** TOO_REQUESTS (facts §1), or HTTP 429 in case Rubika says it that way. */
+export function isRateLimited(answer: AnswerSummary): boolean {
+	return answer.httpStatus === 429 || (answer.status !== undefined && RATE_LIMITED.has(answer.status));
 }

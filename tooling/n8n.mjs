@@ -1,7 +1,7 @@
-// A small library to drive a REAL n8n (installed by scripts/install-n8n.mjs) from e2e tests and scripts.
+// A small library to drive a REAL n8n (installed by tooling/install-n8n.mjs) from e2e tests, scripts and benchmarks.
 //
-//   import { ensureN8n } from '../../scripts/install-n8n.mjs';
-//   import * as n8n from './lib/n8n.mjs';
+//   import { ensureN8n } from '../tooling/install-n8n.mjs';
+//   import * as n8n from '../tooling/n8n.mjs';
 //   const paths = await ensureN8n();
 //   const ctx = n8n.createContext({ paths, userFolder: '/tmp/x', port: 5690, brokerPort: 5691 });
 //   await n8n.installPackageTarball(ctx, tgz);
@@ -23,9 +23,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const PACKAGE_NAME = 'n8n-nodes-rubika';
-const WATCHDOG = path.join(path.dirname(fileURLToPath(import.meta.url)), 'parent-watchdog.cjs');
+/** Preloaded into every n8n started here; exported for a caller that sets NODE_OPTIONS itself (bench/profile-idle.mjs). */
+export const WATCHDOG = path.join(path.dirname(fileURLToPath(import.meta.url)), 'parent-watchdog.cjs');
 
 export const DEFAULT_OWNER = {
 	email: 'owner@rubika.local',
@@ -72,7 +73,7 @@ export function trackChild(child) {
  * or made once and stored there, so imports and later runs of the same folder always agree.
  */
 export function createContext({ paths, userFolder, port = 5678, brokerPort, host = '127.0.0.1', listenAddress, env = {}, logLevel }) {
-	if (!paths?.n8nBin) throw new Error('createContext: pass `paths` from ensureN8n()/n8nPaths()');
+	if (!paths?.n8nBin) throw new Error('createContext: pass `paths` from ensureN8n()');
 	userFolder = path.resolve(userFolder);
 	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
 	return {

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureN8n } from '../../scripts/install-n8n.mjs';
+import { ensureN8n } from './install-n8n.mjs';
 import { EXAMPLE_CREDENTIAL, N8N_API_EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withApiUrl, withFastPolls } from './examples.mjs';
 import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';
@@ -55,7 +55,7 @@ export async function packOnce({ build = true, destDir, tgz = process.env.RUBIKA
 
 /**
  * @param {object} o
- * @param {string} [o.version]       n8n variant (scripts/install-n8n.mjs)
+ * @param {string} [o.version]       n8n variant (tooling/install-n8n.mjs)
  * @param {{tgz: string, files?: string[]}} o.pack  the packed package (packOnce)
  * @param {Array<object> | ((demo: object) => Array<object>)} [o.workflows]  extra workflows to import (the
  *        tests' own), each with an id; a function gets the sandbox's demo ids
