@@ -1,6 +1,7 @@
 /**
- * The chat page's routes: `GET /` and `/chat` (the page), `/web/<file>` (its scripts, styles and icon,
- * straight from this folder: no build step), and `GET /_sandbox/events` (the live stream, events.ts).
+ * The chat page's routes: `GET /` and `/chat` (the page), `/web/<file>` and `/web/app/<file>` (its
+ * styles, icon, renderer and script modules, straight from this folder and app/: no build step), and
+ * `GET /_sandbox/events` (the live stream, events.ts).
  * Everything else the page does goes through the admin API (`/_sandbox/…`).
  */
 import { readFile } from 'node:fs/promises';
@@ -59,9 +60,9 @@ export async function handleWeb(context: WebContext, req: IncomingMessage, res: 
 	}
 	req.resume();
 	const name = pathname.startsWith('/web/') ? pathname.slice('/web/'.length) : 'index.html';
-	// One plain file name from this folder: no sub-folders, no "..", no hidden files.
+	// One plain file name from this folder or app/ (the page's modules): no other folders, no "..", no hidden files.
 	const type = CONTENT_TYPES[path.extname(name)];
-	if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || !type) {
+	if (!/^(app\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || !type) {
 		send(res, 404, 'Not Found', 'text/plain; charset=utf-8');
 		return;
 	}

@@ -3,7 +3,9 @@
  * Server-Sent Events, and the formatting renderer the page uses turns text + metadata into the right HTML.
  * The page itself, in a real browser, is tested in test/browser/.
  */
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
 import { escapeHtml, isSafeUrl, previewText, renderText } from '../../sandbox/web/render';
@@ -75,7 +77,7 @@ async function get(url: string): Promise<{ status: number; type: string; body: s
 describe('serving the page', () => {
 	const t = useSandbox();
 
-	test('/ and /chat serve the page; its script, style, renderer and icon are served with their types', async () => {
+	test('/ and /chat serve the page; its entry module, style, renderer and icon are served with their types', async () => {
 		for (const path of ['/', '/chat']) {
 			const page = await get(t.sandbox.baseUrl + path);
 			expect(page.status).toBe(200);
@@ -85,7 +87,7 @@ describe('serving the page', () => {
 		}
 		const page = (await get(t.sandbox.baseUrl + '/')).body;
 		for (const [asset, type] of [
-			['/web/app.js', 'text/javascript; charset=utf-8'],
+			['/web/app/main.js', 'text/javascript; charset=utf-8'],
 			['/web/render.js', 'text/javascript; charset=utf-8'],
 			['/web/style.css', 'text/css; charset=utf-8'],
 			['/web/icon.svg', 'image/svg+xml'],
@@ -96,8 +98,40 @@ describe('serving the page', () => {
 		}
 	});
 
+	test('every module of the page (sandbox/web/app/) is served as JavaScript, which a module script needs', async () => {
+		const page = (await get(t.sandbox.baseUrl + '/')).body;
+		expect(page).toContain('<script type="module" src="/web/app/main.js">');
+		const modules = readdirSync(path.join(__dirname, '../../sandbox/web/app'));
+		expect(modules).toContain('main.js');
+		for (const module of modules) {
+			const answer = await get(`${t.sandbox.baseUrl}/web/app/${module}`);
+			expect({ module, status: answer.status, type: answer.type, nosniff: answer.headers['x-content-type-options'] }).toEqual({
+				module,
+				status: 200,
+				type: 'text/javascript; charset=utf-8',
+				nosniff: 'nosniff',
+			});
+		}
+	});
+
 	test('only files of the page: no sources, no other folders, no other methods', async () => {
-		for (const path of ['/web/events.ts', '/web/serve.ts', '/web/render.d.ts', '/web/..%2Fserver.ts', '/web/../server.ts', '/web/.hidden.js', '/web/missing.js', '/web/']) {
+		for (const path of [
+			'/web/events.ts',
+			'/web/serve.ts',
+			'/web/render.d.ts',
+			'/web/..%2Fserver.ts',
+			'/web/../server.ts',
+			'/web/.hidden.js',
+			'/web/missing.js',
+			'/web/',
+			'/web/app/',
+			'/web/app/.hidden.js',
+			'/web/app/missing.js',
+			'/web/app%2Fmain.js',
+			'/web/app/..%2Fserve.ts',
+			'/web/app/app/main.js',
+			'/web/other/main.js',
+		]) {
 			expect({ path, status: (await get(t.sandbox.baseUrl + path)).status }).toEqual({ path, status: 404 });
 		}
 		const post = await fetch(t.sandbox.baseUrl + '/', { method: 'POST', body: 'x' });

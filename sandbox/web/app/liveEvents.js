@@ -1,0 +1,95 @@
+/** The live stream (`/_sandbox/events`, see ../events.ts): each event updates the world and what is on screen. */
+
+import { loadWorld, renderChatHeader } from './chatView.js';
+import { renderComposer } from './composer.js';
+import { el } from './dom.js';
+import { reportFailure, toast } from './feedback.js';
+import { addMessage, removeMessage, replaceMessage, updateMessage } from './messages.js';
+import { renderBotPanel, renderChatList, renderUsers } from './sidebar.js';
+import { chatsOf, view, world } from './state.js';
+
+function setLive(state, text) {
+	el.live.dataset.state = state;
+	el.live.textContent = text;
+}
+
+function onChat(chat) {
+	const before = world.chats.get(chat.chat_id);
+	world.chats.set(chat.chat_id, chat);
+	renderChatList();
+	if (chat.chat_id !== view.chatId) return;
+	if (before && JSON.stringify(before.chat_keypad) !== JSON.stringify(chat.chat_keypad)) view.keypadSpent = null;
+	renderChatHeader();
+	renderBotPanel();
+	renderComposer();
+	// Who may reply, edit or delete can change with a role or a ban.
+	for (const message of view.messages.values()) replaceMessage(message);
+}
+
+function onDelivery(delivery) {
+	const inline = delivery.body && delivery.body.inline_message;
+	if (!inline || inline.sender_id !== view.userId || inline.chat_id !== view.chatId) return;
+	const finished = delivery.url === null || delivery.durationMs !== undefined || delivery.error !== undefined;
+	if (!finished) return;
+	const key = inline.message_id + ' ' + (inline.aux_data && inline.aux_data.button_id);
+	view.pendingTaps.delete(key);
+	const node = document.querySelector(`#message-${CSS.escape(inline.message_id)} [data-button-id="${CSS.escape(String(inline.aux_data && inline.aux_data.button_id))}"]`);
+	if (node) node.removeAttribute('aria-busy');
+	if (delivery.delivered) toast(`“${inline.text}” reached the bot (HTTP ${delivery.httpStatus}).`, 'ok');
+	else if (delivery.url === null) toast(`“${inline.text}” was not delivered: the bot has no ReceiveInlineMessage endpoint (a polling bot never sees inline taps).`, 'warn');
+	else toast(`“${inline.text}” was not delivered: ${delivery.error || 'HTTP ' + delivery.httpStatus}.`, 'warn');
+}
+
+export function connect() {
+	const source = new EventSource('/_sandbox/events');
+	const on = (name, handler) =>
+		source.addEventListener(name, (event) => {
+			try {
+				handler(JSON.parse(event.data));
+			} catch (error) {
+				console.warn('[chat page] could not apply', name, error);
+			}
+		});
+	on('hello', () => {
+		setLive('live', 'Live');
+		// (Re)load after every (re)connect: whatever happened while away is in the state.
+		loadWorld().catch(reportFailure);
+	});
+	on('reset', () => {
+		view.unread.clear();
+		loadWorld().catch(reportFailure);
+	});
+	on('user', ({ user }) => {
+		world.users.set(user.user_id, user);
+		renderUsers();
+	});
+	on('bot', ({ bot }) => {
+		world.bots.set(bot.bot_id, { ...(world.bots.get(bot.bot_id) || {}), ...bot });
+		renderBotPanel();
+		renderComposer();
+	});
+	on('chat', ({ chat }) => onChat(chat));
+	on('message', ({ chat_id, message }) => {
+		const chat = world.chats.get(chat_id);
+		if (chat) chat.message_count += 1;
+		if (chat_id === view.chatId) {
+			addMessage(message);
+			if (chat && chat.type === 'Private') renderChatHeader();
+			return;
+		}
+		if (chat && chatsOf(view.userId).includes(chat) && !(message.sender_type === 'User' && message.sender_id === view.userId)) {
+			view.unread.set(chat_id, (view.unread.get(chat_id) || 0) + 1);
+			renderChatList();
+		}
+	});
+	on('message-edited', ({ chat_id, message }) => {
+		if (chat_id === view.chatId && view.messages.has(message.message_id)) updateMessage(message);
+	});
+	on('message-deleted', ({ chat_id, message_id }) => {
+		const chat = world.chats.get(chat_id);
+		if (chat) chat.message_count = Math.max(0, chat.message_count - 1);
+		if (chat_id === view.chatId) removeMessage(message_id);
+	});
+	on('delivery', ({ delivery }) => onDelivery(delivery));
+	source.onerror = () => setLive('offline', 'Reconnecting…');
+}
