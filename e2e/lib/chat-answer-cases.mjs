@@ -9,7 +9,7 @@
 // buttons go, a reply tells the outcome; the webhook trigger's workflow runs for no tap, once for a message),
 // Decline; two questions waiting in one chat, each decided by its own buttons; a tap delivered again decides
 // nothing; a made-up button id posted to the trigger, a hand-made tap posted to the resume address and, on 2.8.4,
-// an unsigned approve link decide nothing; the chat keypad with the continuous trigger (the keypad goes, the
+// an unsigned approve link decide nothing; the chat keypad with the continuous trigger, Approve and Decline (the keypad goes, the
 // trigger's workflow still gets each other message once); Restrict to User IDs in a group (the Unauthorized
 // Reply, then the allowed person decides); the links with a proof when Rubika refuses the buttons; a tap after
 // Limit Wait Time, once n8n has gone on (n8n looks for expired waits once a minute: up to a minute). In queue
@@ -333,6 +333,14 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		t.eq('the trigger\'s workflow got each other message exactly once, and no tap', got, [...texts].sort());
 		t.eq('… in executions that all succeeded (no failed one: the trigger never stopped reading)', all.map((e) => e.status), texts.map(() => 'success'));
 		t.note(`the continuous trigger's workflow: ${executions.length} executions`);
+	});
+
+	await t.step('chat keypad with the continuous Rubika Trigger: Decline', async () => {
+		const question = await askIn('keypad', chats.cont, 'Delete the old backups?');
+		const at = await tap(question, question.decline);
+		const done = await decided('keypad Decline (continuous trigger)', question, at);
+		t.check('Decline on the keypad: the execution goes on declined, sender Sara', done?.status === 'success' && answer(done)?.approved === false && answer(done)?.sender_id === sara.user_id, answer(done));
+		t.eq('… the chat keypad is removed', (await admin.chat(chats.cont)).chat_keypad, null);
 	});
 
 	// --- who may answer -----------------------------------------------------------------------
