@@ -192,6 +192,28 @@ test('the credential\'s link and every link of the codex files have no fragment 
 	expect(repositoryFile(new URL(credential))).toBe('docs/credentials.md');
 });
 
+/**
+ * The first column of the first table under the heading of `resource` (English `### Message`, Persian
+ * `### پیام (Message)`), footnote marks dropped.
+ */
+function operationTable(markdown: string, resource: string): string[] {
+	const lines = markdown.split('\n');
+	const heading = lines.findIndex((line) => line === `### ${resource}` || (line.startsWith('### ') && line.endsWith(`(${resource})`)));
+	if (heading < 0) return [];
+	const start = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
+	const table = lines.slice(start + 2);
+	const end = table.findIndex((line) => !line.startsWith('|'));
+	return table.slice(0, end < 0 ? undefined : end).map((line) => line.split('|')[1].replace(/[¹²³]/g, '').trim());
+}
+
+test.each(['README.md', 'README.fa.md'])("%s: each resource's table names every operation of the resource", (file) => {
+	const markdown = readFileSync(join(ROOT, file), 'utf8');
+	for (const resource of RESOURCES) {
+		const expected = resource.operations.map((operation) => operation.name).sort();
+		expect({ resource: resource.name, listed: operationTable(markdown, resource.name).sort() }).toEqual({ resource: resource.name, listed: expected });
+	}
+});
+
 describe("the action node's page", () => {
 	const page = readFileSync(join(ROOT, 'docs', 'rubika-node.md'), 'utf8');
 	const rowOf = (first: string) => page.split('\n').find((line) => line.startsWith(`| ${first} |`)) ?? '';
