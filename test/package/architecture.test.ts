@@ -2,7 +2,7 @@
  * A newcomer's walk through docs/ARCHITECTURE.md: every file and folder its tables and checklists name exists.
  * A name is a backticked path: one with a slash or a file extension. It starts at the repository's root
  * when its first part is there (`nodes/shared/`); a shorter one (`call.ts`, `web/`) is in the folder of the
- * last path from the root named before it in the same row or item. `<resource>` and `*` stand for any one part, `**` for
+ * first path of its row or item. `<resource>` and `*` stand for any one part, `**` for
  * any depth, and at least one file must fit.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -19,10 +19,8 @@ function pathsOf(row: string): string[] {
 	let base: string | undefined;
 	for (const [, name] of row.matchAll(/`([^`]+)`/g)) {
 		if (!/^[\w.\-/<>*]+$/.test(name) || !(name.includes('/') || FILE_EXTENSION.test(name))) continue;
-		if (base === undefined || existsSync(join(ROOT, name.split('/')[0]))) {
-			base = name.endsWith('/') ? name : `${dirname(name)}/`;
-			resolved.push(name);
-		} else resolved.push(join(base, name));
+		if (base === undefined) base = name.endsWith('/') ? name : `${dirname(name)}/`;
+		resolved.push(existsSync(join(ROOT, name.split('/')[0])) ? name : join(base, name));
 	}
 	return resolved;
 }
@@ -54,16 +52,16 @@ function rows(markdown: string): Array<{ section: string; row: string }> {
 }
 
 describe('the names a row gives', () => {
-	test('are paths from the root, or in the folder of the last path from the root named before them', () => {
-		const row = '| x | `nodes/shared/transport/`: `call.ts` (`callRubika`), `nodes/shared/html.ts` (+ `htmlSyntax.ts`), `web/`, `lru.ts` |';
+	test('are paths from the root, or in the folder of the first path of the row', () => {
+		const row = '| x | `nodes/Rubika/helpers/keypadFields.ts`, `keypadRows.ts`, `nodes/shared/html.ts`, `web/` (`web/app.js`) |';
 		expect(pathsOf(row)).toEqual([
-			'nodes/shared/transport/',
-			'nodes/shared/transport/call.ts',
+			'nodes/Rubika/helpers/keypadFields.ts',
+			'nodes/Rubika/helpers/keypadRows.ts',
 			'nodes/shared/html.ts',
-			'nodes/shared/htmlSyntax.ts',
-			'nodes/shared/web/',
-			'nodes/shared/lru.ts',
+			'nodes/Rubika/helpers/web/',
+			'nodes/Rubika/helpers/web/app.js',
 		]);
+		expect(pathsOf('| `tooling/` | `scripts/` share `install-n8n.mjs` |')).toEqual(['tooling/', 'scripts/', 'tooling/install-n8n.mjs']);
 	});
 
 	test('leave out code, identifiers, commands and addresses', () => {
