@@ -6,6 +6,7 @@
  */
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
+import { RESOURCES } from '../../nodes/Rubika/actions';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import { useActionSandbox } from './helpers';
@@ -136,7 +137,11 @@ function formattingDropdowns(): Array<{ operations: unknown; values: unknown[]; 
 
 test('every text that can be formatted offers HTML, and the default stays None', () => {
 	const dropdowns = formattingDropdowns();
-	expect(dropdowns.map((dropdown) => dropdown.operations).flat().sort()).toEqual(['editMessageText', 'sendAndWait', 'sendFile', 'sendMessage']);
+	const formatted = RESOURCES.flatMap((resource) => resource.operations)
+		.filter((operation) => operation.properties.some((property) => property.name === 'formatting'))
+		.map((operation) => operation.value);
+	expect(dropdowns.map((dropdown) => dropdown.operations).flat().sort()).toEqual(formatted.sort());
+	expect(formatted).toContain('sendMessage');
 	for (const dropdown of dropdowns) {
 		expect(dropdown).toEqual({ operations: dropdown.operations, values: ['none', 'builder', 'html', 'json', 'markdown'], default: 'none' });
 	}

@@ -28,25 +28,6 @@ const SENDS: Array<[operation: string, parameters: INodeParameters, body: Record
 	['sendContact', { firstName: 'Reza', phoneNumber: '+989121234567' }, { first_name: 'Reza', last_name: '', phone_number: '+989121234567' }],
 ];
 
-test('the Operation dropdown of the Message resource offers every operation, alphabetically', () => {
-	const dropdown = new Rubika().description.properties.find(
-		(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('message'),
-	);
-	expect(dropdown?.options?.map((option) => [option.name, (option as { value: string }).value])).toEqual([
-		['Delete', 'deleteMessage'],
-		['Edit Inline Keypad', 'editMessageKeypad'],
-		['Edit Text', 'editMessageText'],
-		['Forward', 'forwardMessage'],
-		['Send and Wait for Response', 'sendAndWait'],
-		['Send Contact', 'sendContact'],
-		['Send File', 'sendFile'],
-		['Send Location', 'sendLocation'],
-		['Send Poll', 'sendPoll'],
-		['Send Sticker', 'sendSticker'],
-		['Send Text', 'sendMessage'],
-	]);
-});
-
 test('switching Resource lands on a harmless, common operation, never on one that deletes or bans', () => {
 	const defaults = Object.fromEntries(
 		new Rubika().description.properties

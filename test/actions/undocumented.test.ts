@@ -43,25 +43,6 @@ describe('every undocumented operation says so', () => {
 		);
 		expect(notice?.displayName).toContain(`Rubika does not know the method ${method}`);
 	});
-
-	test('the Chat dropdown offers the new operations alphabetically among the others', () => {
-		const dropdown = description.properties.find(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('chat'),
-		);
-		expect(dropdown?.options?.map((option) => option.name)).toEqual([
-			'Ban Member',
-			'Get',
-			'Get Administrators',
-			'Get Member',
-			'Get Member Count',
-			'Pin Message',
-			'Remove Chat Keypad',
-			'Set Chat Keypad',
-			'Unban Member',
-			'Unpin All Messages',
-			'Unpin Message',
-		]);
-	});
 });
 
 describe('Chat → Pin Message / Unpin Message / Unpin All Messages', () => {

@@ -14,8 +14,8 @@ import { RESOURCES } from '../../nodes/Rubika/actions';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { ROOT, readDocument, withoutFences } from './markdown';
 
-const ROOT = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/n8n-nodes-rubika/n8n-nodes-rubika';
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
@@ -62,7 +62,7 @@ function expectResolves(link: string, fromFile: string): void {
 	const file = where.file === '' ? fromFile : where.file;
 	expect({ link, from: fromFile, exists: existsSync(join(ROOT, file)) }).toEqual({ link, from: fromFile, exists: true });
 	if (where.anchor && file.endsWith('.md')) {
-		const anchors = anchorsOf(readFileSync(join(ROOT, file), 'utf8'));
+		const anchors = anchorsOf(readDocument(file));
 		expect({ link, from: fromFile, anchorFound: anchors.has(where.anchor) }).toEqual({ link, from: fromFile, anchorFound: true });
 	}
 }
@@ -107,7 +107,7 @@ test('every link between the repository\'s documents leads to a file and a headi
 	let checked = 0;
 	for (const file of markdownFiles()) {
 		// Code (fenced and inline) shows Markdown syntax, not links.
-		const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+		const text = withoutFences(readDocument(file)).replace(/`[^`\n]*`/g, '');
 		for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
 			expectResolves(match[1], relative(ROOT, join(ROOT, file)));
 			checked++;
@@ -192,8 +192,30 @@ test('the credential\'s link and every link of the codex files have no fragment 
 	expect(repositoryFile(new URL(credential))).toBe('docs/credentials.md');
 });
 
+/**
+ * The first column of the first table under the heading of `resource` (English `### Message`, Persian
+ * `### پیام (Message)`), footnote marks dropped.
+ */
+function operationTable(markdown: string, resource: string): string[] {
+	const lines = markdown.split('\n');
+	const heading = lines.findIndex((line) => line === `### ${resource}` || (line.startsWith('### ') && line.endsWith(`(${resource})`)));
+	if (heading < 0) return [];
+	const start = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
+	const table = lines.slice(start + 2);
+	const end = table.findIndex((line) => !line.startsWith('|'));
+	return table.slice(0, end < 0 ? undefined : end).map((line) => line.split('|')[1].replace(/[¹²³]/g, '').trim());
+}
+
+test.each(['README.md', 'README.fa.md'])("%s: each resource's table names every operation of the resource", (file) => {
+	const markdown = readDocument(file);
+	for (const resource of RESOURCES) {
+		const expected = resource.operations.map((operation) => operation.name).sort();
+		expect({ resource: resource.name, listed: operationTable(markdown, resource.name).sort() }).toEqual({ resource: resource.name, listed: expected });
+	}
+});
+
 describe("the action node's page", () => {
-	const page = readFileSync(join(ROOT, 'docs', 'rubika-node.md'), 'utf8');
+	const page = readDocument('docs/rubika-node.md');
 	const rowOf = (first: string) => page.split('\n').find((line) => line.startsWith(`| ${first} |`)) ?? '';
 
 	test('names every operation in the row of its resource', () => {
