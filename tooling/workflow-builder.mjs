@@ -33,3 +33,27 @@ export function linearWorkflow(id, name, nodes) {
 	}
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, pinData: {}, active: false };
 }
+
+/**
+ * The nodes of an approval asked from outside: an n8n Webhook node (POST `path`, body `{ chatId, text }`) →
+ * Rubika Send and Wait (Approval, two buttons, Answer In `answerIn`) named `ask` → a No Op named `after`.
+ * `webhookIds` pins the two webhook ids where a run must keep its addresses (a benchmark's imported workflow).
+ */
+export function approvalQuestionNodes({ path, answerIn, credential, options = {}, labels, ask = 'Ask', after = 'After', webhookIds = {} }) {
+	const question = rubika(
+		ask,
+		{
+			resource: 'message',
+			operation: 'sendAndWait',
+			chatId: '={{ $json.body.chatId }}',
+			message: '={{ $json.body.text }}',
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double', ...labels } },
+			answerIn,
+			options,
+		},
+		{ credential, webhookId: webhookIds.ask ?? randomUUID() },
+	);
+	const start = node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: webhookIds.start ?? randomUUID() });
+	return [start, question, noOp(after)];
+}

@@ -97,29 +97,22 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, inter
 
 caseMain<Input, B9Result>(async (input) => {
 	const [worldLib, builder, examples, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs'), importTooling('n8n.mjs')]);
-	const { node, noOp, rubika, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
+	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
 	const credentialOf: Record<AnswerPath, { id: string; name: string }> = { webPage: examples.EXAMPLE_CREDENTIAL, ...CREDENTIALS };
-	const question = (path: AnswerPath, index: number) => {
-		const ask = rubika(
-			ASK,
-			{
-				resource: 'message',
-				operation: 'sendAndWait',
-				chatId: '={{ $json.body.chatId }}',
-				message: '={{ $json.body.text }}',
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', approveLabel: '✅ Approve', disapproveLabel: '❌ Decline' } },
+	const question = (path: AnswerPath, index: number) =>
+		linearWorkflow(
+			IDS.question[path],
+			`B9: answer on ${path}`,
+			builder.approvalQuestionNodes({
+				path: `b9-${path.toLowerCase()}`,
 				answerIn: path,
-				options: {},
-			},
-			{ credential: credentialOf[path], webhookId: `b9b9b9b9-0000-4000-a000-00000000000${index}` },
+				credential: credentialOf[path],
+				labels: { approveLabel: '✅ Approve', disapproveLabel: '❌ Decline' },
+				ask: ASK,
+				after: AFTER,
+				webhookIds: { ask: `b9b9b9b9-0000-4000-a000-00000000000${index}`, start: `b9b9b9b9-0000-4000-9000-00000000000${index}` },
+			}),
 		);
-		const start = node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: `b9-${path.toLowerCase()}`, responseMode: 'onReceived', options: {} }, {
-			typeVersion: 2,
-			webhookId: `b9b9b9b9-0000-4000-9000-00000000000${index}`,
-		});
-		return linearWorkflow(IDS.question[path], `B9: answer on ${path}`, [start, ask, noOp(AFTER)]);
-	};
 	const workflows = [
 		...ANSWER_PATHS.map(question),
 		linearWorkflow(IDS.hookTrigger, 'B9: Rubika Webhook Trigger of the Approvals Bot', [

@@ -17,7 +17,7 @@
 // answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, eventually } from './harness.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../../tooling/workflow-builder.mjs';
+import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, approvalQuestionNodes, linearWorkflow, node, noOp } from '../../tooling/workflow-builder.mjs';
 import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from '../../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -90,23 +90,9 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	]);
 	for (const [key, q] of Object.entries(QUESTIONS)) {
 		q.path = `chat-answers-${key}-${randomUUID().slice(0, 8)}`;
-		const ask = rubika(
-			ASK,
-			{
-				resource: 'message',
-				operation: 'sendAndWait',
-				chatId: '={{ $json.body.chatId }}',
-				message: '={{ $json.body.text }}',
-				responseType: 'approval',
-				approvalOptions: { values: { approvalType: 'double', ...LABELS } },
-				answerIn: q.answerIn,
-				options: q.options,
-			},
-			{ credential: credentials[q.bot], webhookId: randomUUID() },
-		);
-		q.nodeId = ask.id;
-		const start = node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: q.path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: randomUUID() });
-		q.id = await createWorkflow(`Chat answers: ${key}`, [start, ask, noOp(AFTER)]);
+		const nodes = approvalQuestionNodes({ path: q.path, answerIn: q.answerIn, credential: credentials[q.bot], options: q.options, labels: LABELS, ask: ASK, after: AFTER });
+		q.nodeId = nodes[1].id;
+		q.id = await createWorkflow(`Chat answers: ${key}`, nodes);
 	}
 	for (const q of Object.values(QUESTIONS)) await world.activate(q.id);
 	await world.activate(hookId);
