@@ -31,10 +31,10 @@ export interface SavedSandbox {
 	version: typeof STATE_VERSION;
 	/** The seed the world was built from: whether the demo ids (`sandbox.demo`) apply to it. */
 	seed: SeedName;
-	world: SavedWorld;
+	world: SavedContents;
 }
 
-interface SavedWorld {
+interface SavedContents {
 	lastMessageId: string;
 	bots: SavedBot[];
 	users: UserRecord[];

@@ -33,7 +33,7 @@ import type { DeliveryRecord } from './webhooks';
 import { WebhookDispatcher } from './webhooks';
 import type { EventsContext } from './web/events';
 import { SandboxEvents } from './web/events';
-import { SandboxWorld } from './world';
+import { SandboxTestApi } from './testApi';
 
 export interface SandboxOptions extends SandboxConfigPatch {
 	/** Default 0: any free port. */
@@ -62,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Rubika
 	return sandbox;
 }
 
-export class RubikaSandbox extends SandboxWorld implements AdminContext {
+export class RubikaSandbox extends SandboxTestApi implements AdminContext {
 	/**
 	 * Plain own properties, set once listening, so launchers that copy the returned object's data
 	 * (tooling/sandbox-child.cjs) find the address and the demo ids. Internals are #private and

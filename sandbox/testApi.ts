@@ -15,7 +15,7 @@ export type LinkTapResult =
 	| { type: 'url'; url: string; buttonId: string }
 	| { type: 'joinchannel'; username: string; askJoin: boolean; buttonId: string; chat: ChatSnapshot };
 
-export abstract class SandboxWorld {
+export abstract class SandboxTestApi {
 	/** The live state (replaced by a reset). */
 	abstract get state(): SandboxState;
 

@@ -127,7 +127,7 @@ const NODE_NAME: Record<TriggerName, string> = {
 };
 const PREFIX = 'b6bench';
 const TEXT_PATTERN = `^${PREFIX} `;
-/** The continuous trigger's defaults (nodes/RubikaTrigger/listener.ts), for the report's extrapolation. */
+/** The continuous trigger's defaults (nodes/RubikaTrigger/continuousReader.ts), for the report's extrapolation. */
 const INTERVAL_MS = 1000;
 const IDLE_INTERVAL_MS = 3000;
 const IDLE_AFTER_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 /**
  * The continuous trigger (Rubika Trigger v2) delivering updates: one execution per update, filters,
  * deduplication keys, and the saved cursor that moves only past finished executions, across crashes.
- * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ListenHarness.
+ * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ContinuousTriggerHarness.
  */
 import { ali, pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 

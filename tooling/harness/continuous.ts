@@ -2,7 +2,7 @@
  * Runs the continuous Rubika Trigger (v2) the way an active n8n workflow does, in-process.
  *
  * The node gets n8n-core's real `TriggerContext`. What n8n does with an emit is modelled explicitly, as
- * `ListenHarness` plays n8n:
+ * `ContinuousTriggerHarness` plays n8n:
  * - static data is saved (a deep copy into `database.staticData`) at every emit, as n8n does, and at
  *   activation; never when a trigger stops (n8n 2.8 saves the copy it loaded from its database then);
  * - an emit with a deduplication key already stored starts nothing (n8n 2.41's unique index): `dropped`
@@ -49,7 +49,7 @@ export interface Database {
 	executions: Execution[];
 }
 
-export interface ListenHarnessOptions {
+export interface ContinuousTriggerHarnessOptions {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	database?: Database;
@@ -65,12 +65,12 @@ export interface ListenHarnessOptions {
 	webhookWaitingBaseUrl?: string;
 }
 
-export class ListenHarness {
+export class ContinuousTriggerHarness {
 	/** Harnesses whose trigger is running, so that a test file can stop every loop it started. */
-	static readonly running = new Set<ListenHarness>();
+	static readonly running = new Set<ContinuousTriggerHarness>();
 
 	static async stopAll(): Promise<void> {
-		await Promise.all([...ListenHarness.running].map(async (harness) => await harness.stop()));
+		await Promise.all([...ContinuousTriggerHarness.running].map(async (harness) => await harness.stop()));
 	}
 
 	readonly workflow: Workflow;
@@ -95,7 +95,7 @@ export class ListenHarness {
 
 	private manualResult: Promise<INodeExecutionData[][]> | undefined;
 
-	constructor(private readonly options: ListenHarnessOptions) {
+	constructor(private readonly options: ContinuousTriggerHarnessOptions) {
 		const nodeType = new RubikaTrigger();
 		this.database = options.database ?? { staticData: {}, executions: [] };
 		this.node = {
@@ -170,7 +170,7 @@ export class ListenHarness {
 		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
 		// n8n saves static data once the trigger is active.
 		if (mode !== 'manual') this.database.staticData = clone(this.workflow.staticData);
-		ListenHarness.running.add(this);
+		ContinuousTriggerHarness.running.add(this);
 	}
 
 	/** How often the trigger had its credential resolved since it was activated. */
@@ -191,7 +191,7 @@ export class ListenHarness {
 
 	/** Shutdown without saving (n8n's SIGTERM path saves nothing for triggers). */
 	async stop(): Promise<void> {
-		ListenHarness.running.delete(this);
+		ContinuousTriggerHarness.running.delete(this);
 		await this.response?.closeFunction?.();
 		this.response = undefined;
 	}
@@ -222,9 +222,9 @@ export class ListenHarness {
 	}
 
 	/** n8n is killed: nothing in memory survives; a new harness reads what the database holds. */
-	async crash(overrides: Partial<ListenHarnessOptions> = {}): Promise<ListenHarness> {
+	async crash(overrides: Partial<ContinuousTriggerHarnessOptions> = {}): Promise<ContinuousTriggerHarness> {
 		await this.stop();
-		return new ListenHarness({ ...this.options, ...overrides, database: this.database });
+		return new ContinuousTriggerHarness({ ...this.options, ...overrides, database: this.database });
 	}
 
 	private onEmit(data: INodeExecutionData[][], done: DonePromise | undefined, deduplicationKey?: string): void {
