@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 			harness.emitted.length = 0;
 		}
 	};
-	const idleListeners: ContinuousTriggerHarness[] = [];
+	const idleTriggers: ContinuousTriggerHarness[] = [];
 	const idle = async () => {
 		const requests = async () => ((await sandbox.call('requestStats')) as Record<string, { total: number } | undefined>).getUpdates?.total ?? 0;
 		const before = await requests();
@@ -63,13 +63,13 @@ async function main(): Promise<void> {
 		const count = (await requests()) - before;
 		const cpuMs = (cpu.user + cpu.system) / 1000;
 		const seconds = (Date.now() - startedAt) / 1000;
-		console.log(`${idleListeners.length} idle triggers, ${seconds.toFixed(1)} s: ${count} getUpdates, ${cpuMs.toFixed(0)} ms CPU (this process) = ${(cpuMs / count).toFixed(2)} ms per request`);
+		console.log(`${idleTriggers.length} idle triggers, ${seconds.toFixed(1)} s: ${count} getUpdates, ${cpuMs.toFixed(0)} ms CPU (this process) = ${(cpuMs / count).toFixed(2)} ms per request`);
 	};
 	if (target === 'idle') {
 		for (let index = 0; index < 30; index++) {
-			const listener = new ContinuousTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
-			await listener.activate();
-			idleListeners.push(listener);
+			const trigger = new ContinuousTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
+			await trigger.activate();
+			idleTriggers.push(trigger);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		// The profiler's sampling thread costs CPU of its own: the figure that counts is the one without it.

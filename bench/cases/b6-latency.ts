@@ -369,7 +369,7 @@ caseMain<Input, B6Result>(async (input) => {
 		const continuous = await measure('continuous only, in its first five quiet minutes', 'Rubika Trigger v2');
 		let continuousSlowed: IdleWindow | undefined;
 		if (input.idleSlowdown) {
-			// The listener's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
+			// The continuous reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
 			const wait = lastSend + IDLE_AFTER_MS + 15_000 - Date.now();
 			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the continuous trigger's idle slow-down…`);
 			if (wait > 0) await sleep(wait);

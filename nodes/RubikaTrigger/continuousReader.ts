@@ -26,7 +26,7 @@ import { botFingerprint, resolveCredential } from '../shared/transport';
 import { tokenOf } from '../shared/transport/credential';
 import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
 import { pause } from '../shared/pause';
-import { addListener, removeListener } from './botIdentity';
+import { addReader, removeReader } from './botIdentity';
 import type { ContinuousSettings } from './continuousSettings';
 import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readContinuousSettings } from './continuousSettings';
 import type { ReadingState } from './pages';
@@ -45,12 +45,12 @@ interface ContinuousState extends ReadingState {
 
 /** Starts reading; a problem found before the loop starts (bad filter, token, position) fails the activation. */
 export async function startContinuousReading(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
-	const listener = new ContinuousReader(ctx, readContinuousSettings(ctx));
-	await listener.start();
-	const loop = listener.run();
+	const reader = new ContinuousReader(ctx, readContinuousSettings(ctx));
+	await reader.start();
+	const loop = reader.run();
 	return {
 		closeFunction: async () => {
-			listener.stop();
+			reader.stop();
 			await loop;
 		},
 	};
@@ -124,7 +124,7 @@ class ContinuousReader {
 			return;
 		}
 		this.adoptBot();
-		const others = addListener(this.bot);
+		const others = addReader(this.bot);
 		if (others > 0) {
 			this.ctx.logger.warn(
 				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
@@ -148,7 +148,7 @@ class ContinuousReader {
 	stop(): void {
 		if (this.stopped) return;
 		this.abort.abort();
-		if (!this.testing) removeListener(this.bot);
+		if (!this.testing) removeReader(this.bot);
 	}
 
 	async run(): Promise<void> {
@@ -262,8 +262,8 @@ class ContinuousReader {
 		this.botCheckedAt = Date.now();
 		const bot = await this.identifyBot();
 		if (bot === this.bot) return false;
-		removeListener(this.bot);
-		addListener(bot);
+		removeReader(this.bot);
+		addReader(bot);
 		this.bot = bot;
 		this.adoptBot();
 		this.emitter.ledger.discardAll();

@@ -32,7 +32,7 @@ import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
 import { NodeTypes, credentialResolutions, makeAdditionalData, useBinaryMode } from './n8n';
 
-const LISTEN_NODE = 'Rubika Trigger';
+const TRIGGER_NODE = 'Rubika Trigger';
 
 type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
 
@@ -100,7 +100,7 @@ export class ContinuousTriggerHarness {
 		this.database = options.database ?? { staticData: {}, executions: [] };
 		this.node = {
 			id: 'rubika-trigger-v2',
-			name: LISTEN_NODE,
+			name: TRIGGER_NODE,
 			type: nodeType.description.name,
 			typeVersion: options.typeVersion ?? 2,
 			position: [0, 0],
@@ -108,8 +108,8 @@ export class ContinuousTriggerHarness {
 			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
 		};
 		this.workflow = new Workflow({
-			id: 'listen-workflow',
-			name: 'listen test',
+			id: 'continuous-workflow',
+			name: 'continuous trigger test',
 			nodes: [this.node],
 			connections: {},
 			active: true,
@@ -126,7 +126,7 @@ export class ContinuousTriggerHarness {
 
 	/** The trigger node's static data as last saved to the "database". */
 	get savedNodeStaticData(): IDataObject {
-		return (this.database.staticData[`node:${LISTEN_NODE}`] as IDataObject | undefined) ?? {};
+		return (this.database.staticData[`node:${TRIGGER_NODE}`] as IDataObject | undefined) ?? {};
 	}
 
 	/** Items of the executions started so far by this harness, in order. */
@@ -152,7 +152,7 @@ export class ContinuousTriggerHarness {
 				emitError = (error) => reject(error);
 			});
 		}
-		this.additionalData = makeAdditionalData(this.options.credentials, `listen-${Date.now()}`);
+		this.additionalData = makeAdditionalData(this.options.credentials, `continuous-${Date.now()}`);
 		if (this.options.webhookWaitingBaseUrl) this.additionalData.webhookWaitingBaseUrl = this.options.webhookWaitingBaseUrl;
 		const context = new TriggerContext(
 			this.workflow,
