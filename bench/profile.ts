@@ -13,8 +13,8 @@ import { Session } from 'node:inspector/promises';
 
 import { DEMO_USERS } from '../sandbox';
 import { runNode } from '../tooling/harness/n8n';
-import { ListenHarness } from '../tooling/harness/listen';
-import { PollHarness } from '../tooling/harness/poll';
+import { ContinuousTriggerHarness } from '../tooling/harness/continuous';
+import { PollingTriggerHarness } from '../tooling/harness/polling';
 import { SandboxProcess } from './lib/sandboxProcess';
 
 interface ProfileNode {
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 	const drain = async () => {
 		await sandbox.call('reset');
 		await sandbox.call('appendSyntheticUpdates', { count: 10_000 });
-		const harness = new PollHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
+		const harness = new PollingTriggerHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
 		for (let tick = 0; tick < 100; tick++) {
 			const { items: emitted, error } = await harness.tick();
 			if (error) throw error;
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 			harness.emitted.length = 0;
 		}
 	};
-	const idleListeners: ListenHarness[] = [];
+	const idleTriggers: ContinuousTriggerHarness[] = [];
 	const idle = async () => {
 		const requests = async () => ((await sandbox.call('requestStats')) as Record<string, { total: number } | undefined>).getUpdates?.total ?? 0;
 		const before = await requests();
@@ -63,13 +63,13 @@ async function main(): Promise<void> {
 		const count = (await requests()) - before;
 		const cpuMs = (cpu.user + cpu.system) / 1000;
 		const seconds = (Date.now() - startedAt) / 1000;
-		console.log(`${idleListeners.length} idle triggers, ${seconds.toFixed(1)} s: ${count} getUpdates, ${cpuMs.toFixed(0)} ms CPU (this process) = ${(cpuMs / count).toFixed(2)} ms per request`);
+		console.log(`${idleTriggers.length} idle triggers, ${seconds.toFixed(1)} s: ${count} getUpdates, ${cpuMs.toFixed(0)} ms CPU (this process) = ${(cpuMs / count).toFixed(2)} ms per request`);
 	};
 	if (target === 'idle') {
 		for (let index = 0; index < 30; index++) {
-			const listener = new ListenHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
-			await listener.activate();
-			idleListeners.push(listener);
+			const trigger = new ContinuousTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
+			await trigger.activate();
+			idleTriggers.push(trigger);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		// The profiler's sampling thread costs CPU of its own: the figure that counts is the one without it.
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
 	await session.post('Profiler.setSamplingInterval', { interval: 200 });
 	await session.post('Profiler.start');
 	for (let round = 0; round < (target === 'idle' ? 1 : 3); round++) await run();
-	await ListenHarness.stopAll();
+	await ContinuousTriggerHarness.stopAll();
 	const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
 	session.disconnect();
 	await sandbox.close();

@@ -15,7 +15,7 @@ import { readBody, send, sendJson } from './http';
 import type { RequestLogEntry } from './requestLog';
 import type { SeedName } from './seed';
 import type { DeliveryRecord } from './webhooks';
-import type { SandboxWorld } from './world';
+import type { SandboxTestApi } from './testApi';
 
 /**
  * What the admin routes touch: the sandbox's in-process test API, nothing beneath it (no state, no
@@ -23,7 +23,7 @@ import type { SandboxWorld } from './world';
  */
 export interface AdminContext
 	extends Pick<
-		SandboxWorld,
+		SandboxTestApi,
 		| 'snapshot'
 		| 'bots'
 		| 'bot'

@@ -1,7 +1,7 @@
 /**
  * `npm run sandbox`: the sandbox with the demo seed on RUBIKA_SANDBOX_PORT (default 8765), for manual
  * trials, demos and out-of-process tests. Prints what you need to point a Rubika credential at it.
- * `npm run sandbox -- --state FILE` keeps the world in FILE between runs; `--replay REPORT` answers as the
+ * `npm run sandbox -- --state FILE` keeps the state in FILE between runs; `--replay REPORT` answers as the
  * real Rubika did in a probe report (replay.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
 			`  Channel ${DEMO_CHANNEL_ID} (bot is admin)`,
 			`  Stickers ${Object.values(DEMO_STICKERS).map((sticker) => `${sticker.emoji_character} ${sticker.sticker_id}`).join('   ')}`,
 			`Admin API: ${sandbox.baseUrl}/_sandbox/state  (see sandbox/README.md)`,
-			...(sandbox.stateFile ? [`State: ${sandbox.stateFile.restored ? 'restored from' : 'a new world, kept in'} ${sandbox.stateFile.file}`] : []),
+			...(sandbox.stateFile ? [`State: ${sandbox.stateFile.restored ? 'restored from' : 'a new state, kept in'} ${sandbox.stateFile.file}`] : []),
 			...(replay ? describeReplay(reportFile!, replay) : []),
 			`Try: curl -X POST ${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/getMe`,
 			'Ctrl+C to stop.',

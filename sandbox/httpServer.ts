@@ -27,10 +27,10 @@ export interface SandboxRoutes {
 	web: WebContext;
 	admin: AdminContext;
 	/**
-	 * Called after every request is answered. `mayHaveChangedWorld` is false for requests that only read:
+	 * Called after every request is answered. `mayHaveChangedState` is false for requests that only read:
 	 * GET and HEAD (every route keeps those read-only) and the API's read methods.
 	 */
-	afterRequest(mayHaveChangedWorld: boolean): void;
+	afterRequest(mayHaveChangedState: boolean): void;
 }
 
 /** `/v3/{token}/{method}` */
@@ -47,7 +47,7 @@ export class SandboxHttpServer {
 					console.error('[rubika-sandbox] request failed', error);
 					send(res, 500, JSON.stringify({ status: 'SANDBOX_INTERNAL_ERROR', dev_message: String(error) }));
 				})
-				.finally(() => routes.afterRequest(mayChangeWorld(req)));
+				.finally(() => routes.afterRequest(mayChangeState(req)));
 		});
 		this.#server.on('connection', (socket) => {
 			this.#sockets.add(socket);
@@ -102,7 +102,7 @@ function requestUrl(req: http.IncomingMessage): URL {
 }
 
 /** False for requests that only read: GET and HEAD (every route keeps them read-only), and the API's read methods. */
-function mayChangeWorld(req: http.IncomingMessage): boolean {
+function mayChangeState(req: http.IncomingMessage): boolean {
 	if (req.method === 'GET' || req.method === 'HEAD') return false;
 	const api = API_PATH.exec(requestUrl(req).pathname);
 	return !api || !READ_ONLY_METHODS.has(safeDecode(api[2]));

@@ -276,7 +276,7 @@ export const METHODS: Record<RubikaMethod, MethodHandler> & { editInlineKeypad: 
 	...UNDOCUMENTED_HANDLERS,
 };
 
-/** The methods that only read the world: after one of them there is nothing new to save (stateFile.ts). */
+/** The methods that only read the state: after one of them there is nothing new to save (stateFile.ts). */
 export const READ_ONLY_METHODS: ReadonlySet<string> = new Set<RubikaMethod>([
 	'getMe',
 	'getChat',

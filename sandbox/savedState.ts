@@ -1,5 +1,5 @@
 /**
- * The sandbox's world as a state file holds it (`startSandbox({ stateFile })`, stateFile.ts): plain JSON
+ * The sandbox's state as a state file holds it (`startSandbox({ stateFile })`, stateFile.ts): plain JSON
  * with a format name and a version, written by saveSandbox and read back by restoreSandbox.
  *
  * Everything the real Rubika would still know after a restart is kept: bots (token, commands, registered
@@ -9,7 +9,7 @@
  * webhook deliveries, faults.
  *
  * Restoring goes through SandboxState's own builders (addBot, addUser, privateChat, addGroup…), so ids,
- * tokens and references are checked as when the world was first built and the lookup indexes are rebuilt;
+ * tokens and references are checked as when the state was first built and the lookup indexes are rebuilt;
  * the other fields are checked for their kind. Message bodies and updates are taken as written: they came
  * from the sandbox itself, and a file cut short fails as JSON long before.
  */
@@ -29,12 +29,13 @@ const STATE_VERSION = 1;
 export interface SavedSandbox {
 	format: typeof STATE_FORMAT;
 	version: typeof STATE_VERSION;
-	/** The seed the world was built from: whether the demo ids (`sandbox.demo`) apply to it. */
+	/** The seed the state was built from: whether the demo ids (`sandbox.demo`) apply to it. */
 	seed: SeedName;
-	world: SavedWorld;
+	/** Named `world` since format version 1; kept so that the state files written so far still load. */
+	world: SavedContents;
 }
 
-interface SavedWorld {
+interface SavedContents {
 	lastMessageId: string;
 	bots: SavedBot[];
 	users: UserRecord[];
@@ -73,7 +74,7 @@ interface SavedFile extends Omit<FileRecord, 'bytes'> {
 	bytes: string;
 }
 
-/** A state file that cannot be used as it is: wrong format or version, or a world that does not hold together. */
+/** A state file that cannot be used as it is: wrong format or version, or a state that does not hold together. */
 class SavedStateError extends Error {}
 
 export function saveSandbox(state: SandboxState, seed: SeedName): SavedSandbox {
@@ -125,7 +126,7 @@ function saveChat(chat: ChatRecord): SavedChat {
 	};
 }
 
-/** The world a state file's JSON describes; throws SavedStateError naming the first thing that is wrong. */
+/** The state a state file's JSON describes; throws SavedStateError naming the first thing that is wrong. */
 export function restoreSandbox(data: unknown, config: SandboxConfig, clock: () => number): { state: SandboxState; seed: SeedName } {
 	if (!isPlainObject(data) || data.format !== STATE_FORMAT) throw new SavedStateError(`not a sandbox state file (no "format": "${STATE_FORMAT}")`);
 	if (data.version !== STATE_VERSION) {

@@ -1,5 +1,5 @@
 /**
- * The demo world, with fixed ids and token so tests, benchmarks and the demo can name them:
+ * The demo state, with fixed ids and token so tests, benchmarks and the demo can name them:
  * - the demo bot;
  * - Sara, Reza and Ali, each with a private chat with the bot;
  * - "Sandbox Group": owner Sara, admins Reza and the bot, member Ali;

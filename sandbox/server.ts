@@ -5,11 +5,11 @@
  *   POST `${sandbox.baseUrl}/v3/${DEMO_BOT_TOKEN}/sendMessage`
  *   sandbox.requestsFor('sendMessage'); sandbox.userSendMessage({ userId, text: 'hi' }); await sandbox.close();
  *
- * RubikaSandbox is the in-process test API: the world (world.ts) plus configuration, reset, the request log
+ * RubikaSandbox is the in-process test API: the state part (testApi.ts) plus configuration, reset, the request log
  * (requestLog.ts), faults (faults.ts) and webhook deliveries (webhooks.ts). It owns those parts and hands
  * each route module only what that module's context names (httpServer.ts wires the routes).
  *
- * With `stateFile` the world outlives the process (stateFile.ts, savedState.ts): `npm start` keeps its demo
+ * With `stateFile` the state outlives the process (stateFile.ts, savedState.ts): `npm start` keeps its demo
  * there, so what n8n saved about the bot (cursors, registered webhooks) still holds after a restart.
  */
 import type { AdminContext } from './admin';
@@ -33,7 +33,7 @@ import type { DeliveryRecord } from './webhooks';
 import { WebhookDispatcher } from './webhooks';
 import type { EventsContext } from './web/events';
 import { SandboxEvents } from './web/events';
-import { SandboxWorld } from './world';
+import { SandboxTestApi } from './testApi';
 
 export interface SandboxOptions extends SandboxConfigPatch {
 	/** Default 0: any free port. */
@@ -47,8 +47,8 @@ export interface SandboxOptions extends SandboxConfigPatch {
 	/** Milliseconds since the epoch; message times and update_time come from it. */
 	clock?: () => number;
 	/**
-	 * Keep the world in this JSON file: restored from it at start when it exists (else built from `seed`),
-	 * saved a moment after every HTTP request that changed it and at close(). Without it the world lives in
+	 * Keep the state in this JSON file: restored from it at start when it exists (else built from `seed`),
+	 * saved a moment after every HTTP request that changed it and at close(). Without it the state lives in
 	 * memory only, as tests want.
 	 */
 	stateFile?: string;
@@ -62,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Rubika
 	return sandbox;
 }
 
-export class RubikaSandbox extends SandboxWorld implements AdminContext {
+export class RubikaSandbox extends SandboxTestApi implements AdminContext {
 	/**
 	 * Plain own properties, set once listening, so launchers that copy the returned object's data
 	 * (tooling/sandbox-child.cjs) find the address and the demo ids. Internals are #private and
@@ -70,7 +70,7 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 	 */
 	url = '';
 	demo: DemoInfo | null = null;
-	/** Where the world is kept and whether it came from there; null without the stateFile option. */
+	/** Where the state is kept and whether it came from there; null without the stateFile option. */
 	stateFile: StateFileStatus | null = null;
 	readonly config: SandboxConfig = defaultConfig();
 	readonly #faults = new FaultQueue();
@@ -80,8 +80,8 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 	readonly #events: SandboxEvents;
 	readonly #http: SandboxHttpServer;
 	#currentState!: SandboxState;
-	/** The seed the current world was built from (a restored world keeps its own). */
-	#worldSeed!: SeedName;
+	/** The seed the current state was built from (a restored state keeps its own). */
+	#stateSeed!: SeedName;
 	readonly #stateFile: StateFile | undefined;
 	#boundPort = 0;
 	readonly #host: string;
@@ -105,7 +105,7 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 			() => this.#faults.take({ kind: 'delivery' }) !== undefined,
 		);
 		if (options.stateFile !== undefined) {
-			this.#stateFile = new StateFile(options.stateFile, () => JSON.stringify(saveSandbox(this.state, this.#worldSeed)));
+			this.#stateFile = new StateFile(options.stateFile, () => JSON.stringify(saveSandbox(this.state, this.#stateSeed)));
 		}
 		const restored = this.#stateFile?.load((data) => restoreSandbox(data, this.config, this.#clock));
 		if (restored) this.useState(restored.state, restored.seed);
@@ -133,10 +133,10 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 			web: { events: this.#events },
 			admin: this,
 			// Tell open chat pages whatever changed (a no-op when none is open; they compare for themselves), and
-			// save a world that may have changed.
-			afterRequest: (mayHaveChangedWorld) => {
+			// save a state that may have changed.
+			afterRequest: (mayHaveChangedState) => {
 				this.#events.poke();
-				if (mayHaveChangedWorld) this.#stateFile?.changed();
+				if (mayHaveChangedState) this.#stateFile?.changed();
 			},
 		});
 	}
@@ -146,7 +146,7 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 		this.url = this.baseUrl;
 	}
 
-	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries; saves the world to the state file. */
+	/** Stops the server, cuts keep-alive connections and in-flight webhook deliveries; saves the state to the state file. */
 	async close(): Promise<void> {
 		this.#webhooks.close();
 		this.#events.close();
@@ -191,7 +191,7 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 		return structuredClone(this.config);
 	}
 
-	/** Back to a fresh world (the start seed unless another is given); clears logs, faults and deliveries. Config stays. */
+	/** Back to a fresh state (the start seed unless another is given); clears logs, faults and deliveries. Config stays. */
 	reset(seed: SeedName = this.#seed): void {
 		this.resetState(seed);
 		this.clearRequests();
@@ -212,7 +212,7 @@ export class RubikaSandbox extends SandboxWorld implements AdminContext {
 			onInlineMessage: (bot, inline) => this.#webhooks.deliverInline(bot, inline),
 		};
 		this.#currentState = state;
-		this.#worldSeed = seed;
+		this.#stateSeed = seed;
 		this.demo = seed === 'demo' ? demoInfo() : null;
 	}
 

@@ -1,5 +1,5 @@
 /**
- * The sandbox's world: bots, users, chats with their members and messages, files, and each bot's update
+ * The sandbox's state: bots, users, chats with their members and messages, files, and each bot's update
  * log. Pure in-memory data plus the bookkeeping every method and user action shares; what a method
  * validates and answers lives in methods.ts, what a simulated user does in actions.ts.
  */
@@ -180,7 +180,7 @@ export class SandboxState {
 		return this.messageIds.lastIssued;
 	}
 
-	/** A restored world (savedState.ts) goes on with ids larger than the ones it had given out. */
+	/** A restored state (savedState.ts) goes on with ids larger than the ones it had given out. */
 	continueMessageIdsAfter(id: string): void {
 		this.messageIds.continueAfter(id);
 	}

@@ -1,12 +1,12 @@
 /**
- * The file behind `startSandbox({ stateFile })`: the world is read from it at start, and written to it a
+ * The file behind `startSandbox({ stateFile })`: the state is read from it at start, and written to it a
  * moment after changes and at close(), so a restarted sandbox goes on where the last one stopped, as the
  * real Rubika does (savedState.ts says what is kept).
  *
  * A save never leaves a half-written file in place: the JSON goes to `<file>.tmp`, is flushed to disk and
  * renamed over the file, which is atomic on one file system. A leftover `<file>.tmp` is a save that did not
  * finish (the process died mid-write); the file beside it is the last complete save and is used. A file
- * that cannot be used (not JSON, another format or version, a world that does not hold together) is moved
+ * that cannot be used (not JSON, another format or version, a state that does not hold together) is moved
  * aside to `<file>.bad-<time>`, reported on stderr and in `status`, and the sandbox starts from its seed.
  */
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ export const SAVE_DELAY_MS = 250;
 export interface StateFileStatus {
 	/** Absolute path of the state file. */
 	file: string;
-	/** Whether the world came from the file; false: a new world from the seed (no file yet, or a bad one). */
+	/** Whether the state came from the file; false: a new state from the seed (no file yet, or a bad one). */
 	restored: boolean;
 	/** Why an existing file was not used. */
 	problem?: string;
@@ -29,7 +29,7 @@ export interface StateFileStatus {
 export class StateFile {
 	readonly status: StateFileStatus;
 	readonly #temp: string;
-	/** The JSON of the world, as it is now. */
+	/** The JSON of the state, as it is now. */
 	readonly #serialize: () => string;
 	#lastWritten: string | undefined;
 	#pending: NodeJS.Timeout | undefined;
@@ -42,7 +42,7 @@ export class StateFile {
 	}
 
 	/**
-	 * Reads the saved world: `restore` turns the file's JSON into it and throws on anything it cannot use.
+	 * Reads the saved state: `restore` turns the file's JSON into it and throws on anything it cannot use.
 	 * Returns undefined when there is no file, or a bad one (then moved aside and reported).
 	 */
 	load<T>(restore: (data: unknown) => T): T | undefined {
@@ -69,7 +69,7 @@ export class StateFile {
 		}
 	}
 
-	/** The world may have changed: save within SAVE_DELAY_MS (later changes meanwhile ride along). */
+	/** The state may have changed: save within SAVE_DELAY_MS (later changes meanwhile ride along). */
 	changed(): void {
 		if (this.#pending) return;
 		this.#pending = setTimeout(() => {
@@ -88,7 +88,7 @@ export class StateFile {
 	}
 
 	/**
-	 * Writes the world unless it is what the file already holds. A failed write is reported and leaves the
+	 * Writes the state unless it is what the file already holds. A failed write is reported and leaves the
 	 * file as it was (a half-written temp file is overwritten by the next save, or removed at the next start).
 	 */
 	private save(): void {
@@ -111,7 +111,7 @@ export class StateFile {
 		const setAside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 		fs.renameSync(file, setAside);
 		Object.assign(this.status, { problem, setAside });
-		console.warn(`[rubika-sandbox] could not use the state file ${file} (${problem}); moved it to ${setAside} and started a new world`);
+		console.warn(`[rubika-sandbox] could not use the state file ${file} (${problem}); moved it to ${setAside} and started a new state`);
 	}
 }
 

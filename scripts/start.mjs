@@ -150,7 +150,7 @@ function prepareExamples() {
 const WEBHOOK_TRIGGER = `${n8n.PACKAGE_NAME}.rubikaWebhookTrigger`;
 
 /**
- * For a sandbox that started a new world while n8n's folder is older (its state file was missing or
+ * For a sandbox that started a new state while n8n's folder is older (its state file was missing or
  * unusable): the endpoints an active Rubika Webhook Trigger registered in an earlier run are gone, while
  * the node still remembers having registered them (and would not do it again). Deactivating and
  * activating such workflows makes them register with this sandbox. Returns their names. Uses the public

@@ -10,7 +10,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_USERS } from '../../sandbox';
-import { PollHarness } from '../../tooling/harness/poll';
+import { PollingTriggerHarness } from '../../tooling/harness/polling';
 import type { PhaseMemory } from '../lib/memory';
 import { PhaseSampler } from '../lib/memory';
 import { caseMain } from '../lib/proc';
@@ -65,7 +65,7 @@ caseMain<Input, B4Result>(async (input) => {
 			await fill();
 			const options: INodeParameters = { pageSize: input.pageSize };
 			if (input.maxUpdatesPerPoll !== undefined) options.maxUpdatesPerPoll = input.maxUpdatesPerPoll;
-			const harness = new PollHarness({
+			const harness = new PollingTriggerHarness({
 				parameters: { firstActivation: 'processBacklog', options },
 				credentials: sandbox.credentials,
 			});

@@ -127,7 +127,7 @@ const NODE_NAME: Record<TriggerName, string> = {
 };
 const PREFIX = 'b6bench';
 const TEXT_PATTERN = `^${PREFIX} `;
-/** The continuous trigger's defaults (nodes/RubikaTrigger/listener.ts), for the report's extrapolation. */
+/** The continuous trigger's defaults (nodes/RubikaTrigger/continuousReader.ts), for the report's extrapolation. */
 const INTERVAL_MS = 1000;
 const IDLE_INTERVAL_MS = 3000;
 const IDLE_AFTER_MS = 5 * 60_000;
@@ -369,7 +369,7 @@ caseMain<Input, B6Result>(async (input) => {
 		const continuous = await measure('continuous only, in its first five quiet minutes', 'Rubika Trigger v2');
 		let continuousSlowed: IdleWindow | undefined;
 		if (input.idleSlowdown) {
-			// The listener's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
+			// The continuous reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
 			const wait = lastSend + IDLE_AFTER_MS + 15_000 - Date.now();
 			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the continuous trigger's idle slow-down…`);
 			if (wait > 0) await sleep(wait);

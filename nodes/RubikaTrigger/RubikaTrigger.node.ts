@@ -7,8 +7,8 @@ import type { INodeTypeBaseDescription } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 
 import { RUBIKA_ICON } from '../shared/descriptions';
-import { RubikaTriggerV1 } from './RubikaTriggerV1';
-import { RubikaTriggerV2 } from './RubikaTriggerV2';
+import { PollingTrigger } from './pollingTrigger';
+import { ContinuousTrigger } from './continuousTrigger';
 
 /** What n8n shows for the node as a whole (the node creator, the search); each version adds its panel. */
 const baseDescription: INodeTypeBaseDescription = {
@@ -25,9 +25,9 @@ export class RubikaTrigger extends VersionedNodeType {
 	constructor() {
 		super(
 			{
-				1: new RubikaTriggerV1(baseDescription),
-				2: new RubikaTriggerV2(baseDescription, 2),
-				2.1: new RubikaTriggerV2(baseDescription, 2.1),
+				1: new PollingTrigger(baseDescription),
+				2: new ContinuousTrigger(baseDescription, 2),
+				2.1: new ContinuousTrigger(baseDescription, 2.1),
 			},
 			baseDescription,
 		);

@@ -1,5 +1,5 @@
 /**
- * The continuous trigger's read failures (./listener.ts): it backs off up to a minute while requests fail,
+ * The continuous trigger's read failures (./continuousReader.ts): it backs off up to a minute while requests fail,
  * and nothing fails silently: a start-up or read problem becomes one failed execution per outage, which runs
  * the Error Workflow.
  */
@@ -7,7 +7,7 @@ import type { ITriggerFunctions, NodeApiError, NodeOperationError } from 'n8n-wo
 
 import { isRefusal } from '../shared/errors';
 import { backoffDelay } from '../shared/transport/retryPolicy';
-import { MAX_ERROR_BACKOFF_MS, REPORT_AFTER_FAILURES } from './listenSettings';
+import { MAX_ERROR_BACKOFF_MS, REPORT_AFTER_FAILURES } from './continuousSettings';
 
 /** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */
 const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];

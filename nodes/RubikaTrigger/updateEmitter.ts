@@ -1,5 +1,5 @@
 /**
- * Handing updates to n8n, for the continuous trigger (./listener.ts), and what was delivered:
+ * Handing updates to n8n, for the continuous trigger (./continuousReader.ts), and what was delivered:
  * - Each update is handed to n8n with `emit` and a deduplication key: the update's identity (update_key)
  *   scoped to this bot, workflow and node. n8n 2.41+ stores the key with the execution under a unique index
  *   and starts nothing for a second emit with the same key, whatever happened in between.

@@ -18,8 +18,8 @@
  *   stays limited still fails after a bounded time.
  */
 import { backoffDelay } from './transport/retryPolicy';
-import type { Clock } from './wait';
-import { SYSTEM_CLOCK } from './wait';
+import type { Clock } from './pause';
+import { SYSTEM_CLOCK } from './pause';
 
 export interface RateLimitSettings {
 	/** The user's Max Requests per Second; 0 means none. The adaptive pace never goes above it. */

@@ -15,8 +15,8 @@ import {
 	tapProblem,
 } from '../../nodes/shared/chatAnswers';
 import { useActionSandbox } from './helpers';
-import { useSandbox as useListenSandbox } from '../listen/helpers';
-import { ListenHarness } from '../../tooling/harness/listen';
+import { useSandbox as useContinuousTriggerSandbox } from '../continuous-trigger/helpers';
+import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
 
 const sara = DEMO_USERS.sara;
@@ -149,7 +149,7 @@ describe('Send and Wait, Answer In: Chat — the question', () => {
 });
 
 describe('the continuous trigger hands keypad taps on answer buttons to the waiting execution', () => {
-	const t = useListenSandbox();
+	const t = useContinuousTriggerSandbox();
 
 	it('posts the signed tap to the execution\'s resume address and starts nothing; other messages still start executions', async () => {
 		const waiting = await fakeWaitingEndpoint();
@@ -168,7 +168,7 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '41' }, Date.now())).toBeUndefined();
 			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'decline', chat_id: sara.chat_id, sender_id: sara.user_id });
 		} finally {
-			await ListenHarness.stopAll();
+			await ContinuousTriggerHarness.stopAll();
 			await waiting.close();
 		}
 	});
@@ -186,7 +186,7 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(trigger.items.map((item) => item.json.text)).toEqual(['after']);
 			expect(waiting.received).toEqual([]);
 		} finally {
-			await ListenHarness.stopAll();
+			await ContinuousTriggerHarness.stopAll();
 			await waiting.close();
 		}
 	});

@@ -1,7 +1,7 @@
-import { buildKeypadFromRows, parseKeypad, validateKeypad } from '../../nodes/shared/keypad';
+import { keypadFromBuilderRows, parseKeypad, validateKeypad } from '../../nodes/shared/keypad';
 import type { Keypad } from '../../nodes/shared/types';
 
-import { inputError } from './inputError';
+import { inputError } from '../harness/inputError';
 
 const YES_NO: Keypad = {
 	rows: [
@@ -167,9 +167,9 @@ describe('validateKeypad', () => {
 	});
 });
 
-describe('buildKeypadFromRows (builder UI)', () => {
+describe('keypadFromBuilderRows (builder UI)', () => {
 	test('reads n8n fixedCollection rows, generating empty ids and defaulting the type', () => {
-		const keypad = buildKeypadFromRows(
+		const keypad = keypadFromBuilderRows(
 			[
 				{ buttons: { button: [{ id: 'yes', type: 'Simple', text: 'Yes' }, { id: '', type: '', text: 'No' }] } },
 				{ buttons: { button: [{ text: 'Help' }] } },
@@ -191,13 +191,13 @@ describe('buildKeypadFromRows (builder UI)', () => {
 	});
 
 	test('accepts plain button arrays too', () => {
-		expect(buildKeypadFromRows([{ buttons: [{ id: 'a', text: 'A' }] }], 'Inline Keypad', 'inline')).toEqual({
+		expect(keypadFromBuilderRows([{ buttons: [{ id: 'a', text: 'A' }] }], 'Inline Keypad', 'inline')).toEqual({
 			rows: [{ buttons: [{ id: 'a', type: 'Simple', button_text: 'A' }] }],
 		});
 	});
 
 	test('merges extra fields (JSON string or object) into the button', () => {
-		const keypad = buildKeypadFromRows(
+		const keypad = keypadFromBuilderRows(
 			[
 				{
 					buttons: {
@@ -218,7 +218,7 @@ describe('buildKeypadFromRows (builder UI)', () => {
 	});
 
 	test('chat keypad flags, one-time flag in both spellings', () => {
-		const keypad = buildKeypadFromRows([{ buttons: { button: [{ text: 'A' }] } }], 'Chat Keypad', 'chat', {
+		const keypad = keypadFromBuilderRows([{ buttons: { button: [{ text: 'A' }] } }], 'Chat Keypad', 'chat', {
 			resizeKeyboard: true,
 			oneTimeKeyboard: false,
 		});
@@ -231,13 +231,13 @@ describe('buildKeypadFromRows (builder UI)', () => {
 	});
 
 	test('flags are ignored for an inline keypad', () => {
-		const keypad = buildKeypadFromRows([{ buttons: { button: [{ text: 'A' }] } }], 'Inline Keypad', 'inline', {
+		const keypad = keypadFromBuilderRows([{ buttons: { button: [{ text: 'A' }] } }], 'Inline Keypad', 'inline', {
 			resizeKeyboard: true,
 		});
 		expect(keypad.resize_keyboard).toBeUndefined();
 	});
 
-	test.each<[string, Parameters<typeof buildKeypadFromRows>[0], string]>([
+	test.each<[string, Parameters<typeof keypadFromBuilderRows>[0], string]>([
 		['no rows', [], 'must have at least one row'],
 		['undefined rows', undefined, 'must have at least one row'],
 		['a row without buttons', [{ buttons: { button: [{ text: 'A' }] } }, {}], 'row 2 has no buttons'],
@@ -247,7 +247,7 @@ describe('buildKeypadFromRows (builder UI)', () => {
 		['extra that is not an object', [{ buttons: { button: [{ text: 'A', options: { extra: '[1]' } }] } }], 'row 1, button 1: extra fields must be a JSON object'],
 		['extra setting the id', [{ buttons: { button: [{ text: 'A', options: { extra: '{"id": "z"}' } }] } }], 'row 1, button 1: extra fields may not set "id"'],
 	])('error: %s', (_name, rows, message) => {
-		const error = inputError(() => buildKeypadFromRows(rows, 'Inline Keypad', 'inline'));
+		const error = inputError(() => keypadFromBuilderRows(rows, 'Inline Keypad', 'inline'));
 		expect(error.field).toBe('Inline Keypad');
 		expect(error.message).toContain(message);
 	});
@@ -255,7 +255,7 @@ describe('buildKeypadFromRows (builder UI)', () => {
 
 describe('Link buttons', () => {
 	const build = (button: Record<string, unknown>) =>
-		buildKeypadFromRows([{ buttons: { button: [{ text: 'Open', type: 'Link', ...button }] } }], 'Inline Keypad', 'inline');
+		keypadFromBuilderRows([{ buttons: { button: [{ text: 'Open', type: 'Link', ...button }] } }], 'Inline Keypad', 'inline');
 
 	test('the builder makes a web-address or a join-channel Link button', () => {
 		expect(build({ linkType: 'url', url: 'https://example.com/a?b=1' }).rows[0].buttons[0]).toEqual({
@@ -288,7 +288,7 @@ describe('Link buttons', () => {
 
 test('the builder reads Extra Fields from Button Options', () => {
 	const calendar = { button_calendar: { type: 'DatePersian', min_year: '1400', max_year: '1410', title: 'Date' } };
-	const keypad = buildKeypadFromRows(
+	const keypad = keypadFromBuilderRows(
 		[{ buttons: { button: [{ text: 'When?', type: 'Calendar', options: { extra: JSON.stringify(calendar) } }] } }],
 		'Inline Keypad',
 		'inline',

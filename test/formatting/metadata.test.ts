@@ -1,6 +1,6 @@
 import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/shared/metadata';
 
-import { inputError } from './inputError';
+import { inputError } from '../harness/inputError';
 
 const SMILE = '\u{1F600}'; // 2 UTF-16 units
 

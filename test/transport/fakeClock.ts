@@ -1,9 +1,9 @@
 /**
- * A fake clock for the rate-limit gate (nodes/shared/wait.ts `Clock`): time moves only when every pending
+ * A fake clock for the rate-limit gate (nodes/shared/pause.ts `Clock`): time moves only when every pending
  * promise has settled and someone sleeps, straight to the next wake-up, so seconds of pacing and cool-downs
  * take microseconds.
  */
-import type { Clock } from '../../nodes/shared/wait';
+import type { Clock } from '../../nodes/shared/pause';
 
 export class FakeClock implements Clock {
 	time = 0;

@@ -1,5 +1,5 @@
 /**
- * `pause` (nodes/shared/wait.ts): the continuous trigger's wait between reads and the transport's wait
+ * `pause` (nodes/shared/pause.ts): the continuous trigger's wait between reads and the transport's wait
  * between attempts. It must end when stopped, leave nothing on the trigger's long-lived stop signal, and cost
  * one timer per wait on the n8n versions that offer an abortable sleep: n8n 2.41's `sleep(ms, signal)` (the
  * real one, from the n8n-workflow the tests run with), n8n 2.8's `sleepWithAbort` (which never removes its listener; imitated
@@ -37,7 +37,7 @@ function pauseWith(sleeps: object): { pause: Pause; timers: () => number } {
 		// `length` tells pause which sleep takes a signal; keep it as the original's.
 		for (const [name, fn] of Object.entries(sleeps)) Object.defineProperty(counted[name], 'length', { value: fn.length });
 		jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined, ...counted }));
-		loaded = (require('../../nodes/shared/wait') as { pause: Pause }).pause;
+		loaded = (require('../../nodes/shared/pause') as { pause: Pause }).pause;
 	});
 	jest.dontMock('n8n-workflow');
 	return { pause: loaded!, timers: () => created };

@@ -4,7 +4,7 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { buildKeypadFromRows, parseKeypad } from '../../shared/keypad';
+import { keypadFromBuilderRows, parseKeypad } from '../../shared/keypad';
 import type { BuilderRow } from '../../shared/keypad';
 import type { Keypad } from '../../shared/types';
 import { inputModeProperties } from './inputMode';
@@ -139,7 +139,7 @@ export function readInlineKeypad(this: IExecuteFunctions, itemIndex: number): Ke
 	return withInputErrors(this, itemIndex, () => {
 		if (mode === 'builder') {
 			const value = parameter(this, 'inlineKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
-			return buildKeypadFromRows(value.rows, INLINE_KEYPAD_FIELD, 'inline');
+			return keypadFromBuilderRows(value.rows, INLINE_KEYPAD_FIELD, 'inline');
 		}
 		if (mode === 'json') {
 			return parseKeypad(parameter(this, 'inlineKeypadJson', itemIndex, ''), INLINE_KEYPAD_JSON_FIELD, 'inline');
@@ -175,7 +175,7 @@ export function readChatKeypad(
 			return parsed;
 		}
 		const value = parameter(this, 'chatKeypad', itemIndex, {}) as { rows?: BuilderRow[] };
-		return buildKeypadFromRows(value.rows, CHAT_KEYPAD_FIELD, 'chat', { resizeKeyboard, oneTimeKeyboard });
+		return keypadFromBuilderRows(value.rows, CHAT_KEYPAD_FIELD, 'chat', { resizeKeyboard, oneTimeKeyboard });
 	});
 	return { chat_keypad: keypad, chat_keypad_type: 'New' };
 }

@@ -152,7 +152,7 @@ const BUTTON_FIELDS: INodeProperties[] = [
 /**
  * The builder's rows → buttons collection. Stored by n8n as
  * `{ rows: [ { buttons: { button: [ { text, type, id, …, options: { extra } } ] } } ] }`, which
- * `buildKeypadFromRows` reads.
+ * `keypadFromBuilderRows` reads.
  */
 export function keypadBuilderProperty(name: string, displayName: string): INodeProperties {
 	return {

@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RateLimitSettings } from '../rateLimit';
 import { RateLimitGate } from '../rateLimit';
-import { pause } from '../wait';
+import { pause } from '../pause';
 import type { ResolvedCredential, RubikaContext } from './credential';
 import { CREDENTIAL_TYPE } from './credential';
 import type { RawResponse } from './failures';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { FaultSpec } from '../../sandbox';
-import { PollHarness } from '../../tooling/harness/poll';
+import { PollingTriggerHarness } from '../../tooling/harness/polling';
 import { copy, keys, sendMany, texts, useSandbox } from './helpers';
 
 const t = useSandbox();
@@ -112,7 +112,7 @@ describe('answers that are valid JSON but not a getUpdates answer', () => {
 	])('%s: the poll fails visibly and moves nothing', async (_name, third, message) => {
 		const { server, baseUrl } = await serverWithThirdAnswer(third);
 		try {
-			const harness = new PollHarness({
+			const harness = new PollingTriggerHarness({
 				parameters: { firstActivation: 'processBacklog', options: { pageSize: 1 } },
 				credentials: { accessToken: 'a'.repeat(64), baseUrl },
 			});
@@ -129,7 +129,7 @@ describe('answers that are valid JSON but not a getUpdates answer', () => {
 	it('an answer without updates and without a cursor reads as "nothing new"', async () => {
 		const { server, baseUrl } = await serverWithThirdAnswer(null);
 		try {
-			const harness = new PollHarness({
+			const harness = new PollingTriggerHarness({
 				parameters: { firstActivation: 'processBacklog', options: { pageSize: 1 } },
 				credentials: { accessToken: 'a'.repeat(64), baseUrl },
 			});

@@ -29,7 +29,7 @@ import { NodeTypes, makeAdditionalData, useBinaryMode } from './n8n';
 
 const TRIGGER_NODE = 'Rubika Trigger';
 
-export interface PollHarnessOptions {
+export interface PollingTriggerHarnessOptions {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	/** The workflow's static data as saved in the database (deep-copied in). */
@@ -50,7 +50,7 @@ export interface TickResult {
 	error?: Error;
 }
 
-export class PollHarness {
+export class PollingTriggerHarness {
 	readonly workflow: Workflow;
 
 	readonly node: INode;
@@ -67,7 +67,7 @@ export class PollHarness {
 
 	private readonly executor = Container.get(PollTriggerExecutor);
 
-	constructor(private readonly options: PollHarnessOptions) {
+	constructor(private readonly options: PollingTriggerHarnessOptions) {
 		const nodeType = options.nodeType ?? new RubikaTrigger();
 		this.node = {
 			id: 'rubika-trigger',
@@ -163,8 +163,8 @@ export class PollHarness {
 	}
 
 	/** n8n restarts: a new workflow object from what the database holds. */
-	restart(overrides: Partial<PollHarnessOptions> = {}): PollHarness {
-		return new PollHarness({ ...this.options, ...overrides, staticData: this.saved });
+	restart(overrides: Partial<PollingTriggerHarnessOptions> = {}): PollingTriggerHarness {
+		return new PollingTriggerHarness({ ...this.options, ...overrides, staticData: this.saved });
 	}
 }
 

@@ -24,12 +24,12 @@ export const REPORT_AFTER_FAILURES = 3;
  */
 export const BOT_CHECK = { intervalMs: 60_000 };
 
-export interface ListenSettings extends ReadingSettings {
+export interface ContinuousSettings extends ReadingSettings {
 	intervalMs: number;
 	idleIntervalMs: number;
 }
 
-export function readListenSettings(ctx: ITriggerFunctions): ListenSettings {
+export function readContinuousSettings(ctx: ITriggerFunctions): ContinuousSettings {
 	const { options, ...shared } = readReadingSettings(ctx);
 	const seconds = (value: unknown, fallback: number) => {
 		const number = Number(value);

@@ -4,8 +4,8 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { BOT_CHECK } from '../../nodes/RubikaTrigger/listenSettings';
-import { ListenHarness } from '../../tooling/harness/listen';
+import { BOT_CHECK } from '../../nodes/RubikaTrigger/continuousSettings';
+import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
 const t = useSandbox();
@@ -23,7 +23,7 @@ describe('activation', () => {
 
 	it('fails when Rubika refuses the bot token, and the token appears nowhere in the error', async () => {
 		const token = 'x'.repeat(64);
-		const harness = new ListenHarness({ parameters: {}, credentials: { accessToken: token, baseUrl: t.sandbox.baseUrl } });
+		const harness = new ContinuousTriggerHarness({ parameters: {}, credentials: { accessToken: token, baseUrl: t.sandbox.baseUrl } });
 		let error: unknown;
 		try {
 			await harness.activate();
@@ -220,7 +220,7 @@ describe('the credential', () => {
 		BOT_CHECK.intervalMs = 700;
 		const other = t.sandbox.addBot({ bot_title: 'Second bot' });
 		const credentials = { accessToken: t.sandbox.bot(t.sandbox.demo!.botId)!.token, baseUrl: t.sandbox.baseUrl };
-		const harness = new ListenHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 		await harness.activate();
 		say(t.sandbox, 'to the first bot');
 		await harness.waitForExecutions(1);

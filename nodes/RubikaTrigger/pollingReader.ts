@@ -84,7 +84,7 @@ async function pollOnce(
 	settings: TriggerSettings,
 	state: TriggerState,
 ): Promise<INodeExecutionData[][] | null> {
-	const clock = startClock(ctx);
+	const budget = startPollBudget(ctx);
 	// On the first activation with "Start From Now", the backlog is read only to learn where it ends.
 	let skipping = state.started !== true && settings.firstActivation === 'startFromNow';
 	const recent = RecentKeys.load(state, 'recentKeys', recentCapacity(settings));
@@ -105,8 +105,8 @@ async function pollOnce(
 	};
 	const read = async (from: string | undefined) =>
 		skipping
-			? await drainOrExplain(ctx, from, SKIP_LIMIT_PER_POLL, settings.pageSize, clock, () => {})
-			: await drainOrExplain(ctx, from, settings.maxUpdatesPerPoll, settings.pageSize, clock, collect);
+			? await drainOrExplain(ctx, from, SKIP_LIMIT_PER_POLL, settings.pageSize, budget, () => {})
+			: await drainOrExplain(ctx, from, settings.maxUpdatesPerPoll, settings.pageSize, budget, collect);
 
 	let result = await read(cursorOf(state.cursor));
 	if (result.rejected) {
@@ -117,7 +117,7 @@ async function pollOnce(
 	}
 
 	if (skipping) {
-		clock.assertWithinBudget();
+		budget.assertWithinBudget();
 		if (result.cursor !== undefined) state.cursor = result.cursor;
 		// A backlog longer than one poll can skip is skipped over the next polls, still emitting nothing.
 		state.started = result.ended;
@@ -128,7 +128,7 @@ async function pollOnce(
 	const output: INodeExecutionData[] = [];
 	const addSender = matched.length > 0 ? await senderAdder(ctx, settings) : undefined;
 	for (const item of matched) output.push(await toExecutionData(ctx, item, settings, addSender));
-	clock.assertWithinBudget();
+	budget.assertWithinBudget();
 
 	// The commit: one synchronous step, after everything that can fail.
 	if (result.cursor !== undefined) state.cursor = result.cursor;
@@ -148,18 +148,18 @@ async function fetchTestEvent(
 	settings: TriggerSettings,
 	state: TriggerState,
 ): Promise<INodeExecutionData[][]> {
-	const clock = startClock(ctx);
+	const budget = startPollBudget(ctx);
 	const stored = state.started === true ? cursorOf(state.cursor) : undefined;
 	let newest: UpdateItem | undefined;
 	const keep = (update: Update) => {
 		const item = updateToItem(update);
 		if (matchesFilters(item, settings.filters)) newest = item;
 	};
-	await drainOrExplain(ctx, stored, MANUAL_SCAN_LIMIT, settings.pageSize, clock, keep);
+	await drainOrExplain(ctx, stored, MANUAL_SCAN_LIMIT, settings.pageSize, budget, keep);
 	// Also when Rubika no longer accepts the saved position (drain reports it instead of failing).
 	if (newest === undefined && stored !== undefined) {
 		// Everything pending was already delivered: a sample from what Rubika still keeps will do for a test.
-		await drainOrExplain(ctx, undefined, MANUAL_SCAN_LIMIT, settings.pageSize, clock, keep);
+		await drainOrExplain(ctx, undefined, MANUAL_SCAN_LIMIT, settings.pageSize, budget, keep);
 	}
 	if (newest === undefined) {
 		throw new NodeOperationError(ctx.getNode(), 'No matching update from Rubika yet', {
@@ -190,13 +190,13 @@ async function drain(
 	start: string | undefined,
 	maxUpdates: number,
 	pageSize: number,
-	clock: Clock,
+	budget: PollBudget,
 	onUpdate: (update: Update) => void,
 ): Promise<DrainResult> {
 	let cursor = start;
 	let fetched = 0;
 	while (fetched < maxUpdates) {
-		if (clock.fetchTimeIsUp()) return { cursor, fetched, ended: false, stalled: false };
+		if (budget.fetchTimeIsUp()) return { cursor, fetched, ended: false, stalled: false };
 		const limit = Math.min(pageSize, maxUpdates - fetched);
 		const page = await fetchPage(ctx, cursor, limit, { savedCursor: fetched === 0 && cursor === start });
 		if (page === 'rejected') return { cursor: start, fetched, ended: false, stalled: false, rejected: true };
@@ -252,22 +252,23 @@ async function senderAdder(ctx: IPollFunctions, settings: TriggerSettings): Prom
 	return async (item) => await directory.addTo(ctx, item, { credential });
 }
 
-interface Clock {
+/** A poll's time budget, counted from its start (n8n gives up on a poll that runs longer). */
+interface PollBudget {
 	fetchTimeIsUp(): boolean;
 	/** Throws when the poll ran past n8n's budget: n8n may have given up on it, so it must not commit. */
 	assertWithinBudget(): void;
 }
 
-function startClock(ctx: IPollFunctions): Clock {
+function startPollBudget(ctx: IPollFunctions): PollBudget {
 	const startedAt = Date.now();
 	// getPollBudgetMs exists from n8n 2.41 on; older versions have no budget we could read.
-	const budget =
+	const budgetMs =
 		typeof ctx.getPollBudgetMs === 'function' ? Number(ctx.getPollBudgetMs()) || FALLBACK_BUDGET_MS : FALLBACK_BUDGET_MS;
 	return {
-		fetchTimeIsUp: () => Date.now() - startedAt > budget * FETCH_SHARE_OF_BUDGET,
+		fetchTimeIsUp: () => Date.now() - startedAt > budgetMs * FETCH_SHARE_OF_BUDGET,
 		assertWithinBudget: () => {
 			const elapsed = Date.now() - startedAt;
-			if (elapsed <= budget) return;
+			if (elapsed <= budgetMs) return;
 			throw new NodeOperationError(ctx.getNode(), `The poll took ${Math.round(elapsed / 1000)} s, longer than n8n allows`, {
 				description:
 					'Nothing was emitted and the trigger kept its position. Lower "Max Updates per Poll" or turn off "Download Files" for large files.',

@@ -25,10 +25,10 @@ import type { ResolvedCredential } from '../shared/transport';
 import { botFingerprint, resolveCredential } from '../shared/transport';
 import { tokenOf } from '../shared/transport/credential';
 import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
-import { pause } from '../shared/wait';
-import { addListener, removeListener } from './botIdentity';
-import type { ListenSettings } from './listenSettings';
-import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readListenSettings } from './listenSettings';
+import { pause } from '../shared/pause';
+import { addReader, removeReader } from './botIdentity';
+import type { ContinuousSettings } from './continuousSettings';
+import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readContinuousSettings } from './continuousSettings';
 import type { ReadingState } from './pages';
 import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
 import { ReadFailures } from './readFailures';
@@ -38,31 +38,31 @@ import { UpdateEmitter } from './updateEmitter';
 const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadershipChange']);
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
-interface ListenState extends ReadingState {
+interface ContinuousState extends ReadingState {
 	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
 	bot?: string;
 }
 
 /** Starts reading; a problem found before the loop starts (bad filter, token, position) fails the activation. */
-export async function startListening(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
-	const listener = new UpdateListener(ctx, readListenSettings(ctx));
-	await listener.start();
-	const loop = listener.run();
+export async function startContinuousReading(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
+	const reader = new ContinuousReader(ctx, readContinuousSettings(ctx));
+	await reader.start();
+	const loop = reader.run();
 	return {
 		closeFunction: async () => {
-			listener.stop();
+			reader.stop();
 			await loop;
 		},
 	};
 }
 
-class UpdateListener {
+class ContinuousReader {
 	private readonly abort = new AbortController();
 
 	/** "Listen for test event": emit the first matching new update, change nothing that is saved. */
 	private readonly testing: boolean;
 
-	private readonly state: ListenState;
+	private readonly state: ContinuousState;
 
 	private bot = '';
 
@@ -98,11 +98,11 @@ class UpdateListener {
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
-		private readonly settings: ListenSettings,
+		private readonly settings: ContinuousSettings,
 	) {
 		this.testing = ctx.getMode() === 'manual';
 		this.waitingAddress = waitingAddressOf(ctx);
-		const saved = ctx.getWorkflowStaticData('node') as ListenState;
+		const saved = ctx.getWorkflowStaticData('node') as ContinuousState;
 		// A test works on a copy, so that it cannot move the active workflow's position.
 		this.state = this.testing ? { ...saved } : saved;
 		this.senders = settings.addSenderDetails ? new SenderDirectory() : undefined;
@@ -124,7 +124,7 @@ class UpdateListener {
 			return;
 		}
 		this.adoptBot();
-		const others = addListener(this.bot);
+		const others = addReader(this.bot);
 		if (others > 0) {
 			this.ctx.logger.warn(
 				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
@@ -148,7 +148,7 @@ class UpdateListener {
 	stop(): void {
 		if (this.stopped) return;
 		this.abort.abort();
-		if (!this.testing) removeListener(this.bot);
+		if (!this.testing) removeReader(this.bot);
 	}
 
 	async run(): Promise<void> {
@@ -262,8 +262,8 @@ class UpdateListener {
 		this.botCheckedAt = Date.now();
 		const bot = await this.identifyBot();
 		if (bot === this.bot) return false;
-		removeListener(this.bot);
-		addListener(bot);
+		removeReader(this.bot);
+		addReader(bot);
 		this.bot = bot;
 		this.adoptBot();
 		this.emitter.ledger.discardAll();

@@ -11,9 +11,9 @@ import type {
 } from 'n8n-workflow';
 
 import { triggerVersionDescription } from './description';
-import { DEFAULT_MAX_UPDATES_PER_POLL, MAX_UPDATES_PER_POLL_LIMIT, runPoll } from './poller';
+import { DEFAULT_MAX_UPDATES_PER_POLL, MAX_UPDATES_PER_POLL_LIMIT, runPoll } from './pollingReader';
 
-export class RubikaTriggerV1 implements INodeType {
+export class PollingTrigger implements INodeType {
 	description: INodeTypeDescription;
 
 	constructor(baseDescription: INodeTypeBaseDescription) {

@@ -1,5 +1,5 @@
 /**
- * The world part of the sandbox's in-process test API: building it (bots, users, chats, files), reading
+ * The sandbox's in-process test API, its state part: building it (bots, users, chats, files), reading
  * it (snapshots, never the live records), and acting as the people in it (user actions make the updates a
  * bot sees). RubikaSandbox (server.ts) is this plus the request log, faults, webhooks and the HTTP server.
  */
@@ -15,14 +15,14 @@ export type LinkTapResult =
 	| { type: 'url'; url: string; buttonId: string }
 	| { type: 'joinchannel'; username: string; askJoin: boolean; buttonId: string; chat: ChatSnapshot };
 
-export abstract class SandboxWorld {
+export abstract class SandboxTestApi {
 	/** The live state (replaced by a reset). */
 	abstract get state(): SandboxState;
 
 	/** The `download_url` of a stored file. */
 	abstract downloadUrl(file: FileRecord): string;
 
-	// ----- building the world -----
+	// ----- building the state -----
 
 	addBot(input: NewBot = {}): BotSnapshot {
 		return botSnapshot(this.state, this.state.addBot(input).bot_id);
@@ -79,7 +79,7 @@ export abstract class SandboxWorld {
 		return { file_id: file.file_id, download_url: this.downloadUrl(file) };
 	}
 
-	// ----- reading the world -----
+	// ----- reading the state -----
 
 	snapshot(): { bots: BotSnapshot[]; users: UserRecord[]; chats: ChatSnapshot[] } {
 		return { bots: this.bots(), users: this.users(), chats: this.chats() };

@@ -2,7 +2,7 @@
  * Runs the continuous Rubika Trigger (v2) the way an active n8n workflow does, in-process.
  *
  * The node gets n8n-core's real `TriggerContext`. What n8n does with an emit is modelled explicitly, as
- * `ListenHarness` plays n8n:
+ * `ContinuousTriggerHarness` plays n8n:
  * - static data is saved (a deep copy into `database.staticData`) at every emit, as n8n does, and at
  *   activation; never when a trigger stops (n8n 2.8 saves the copy it loaded from its database then);
  * - an emit with a deduplication key already stored starts nothing (n8n 2.41's unique index): `dropped`
@@ -32,7 +32,7 @@ import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
 import { NodeTypes, credentialResolutions, makeAdditionalData, useBinaryMode } from './n8n';
 
-const LISTEN_NODE = 'Rubika Trigger';
+const TRIGGER_NODE = 'Rubika Trigger';
 
 type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
 
@@ -49,7 +49,7 @@ export interface Database {
 	executions: Execution[];
 }
 
-export interface ListenHarnessOptions {
+export interface ContinuousTriggerHarnessOptions {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	database?: Database;
@@ -65,12 +65,12 @@ export interface ListenHarnessOptions {
 	webhookWaitingBaseUrl?: string;
 }
 
-export class ListenHarness {
+export class ContinuousTriggerHarness {
 	/** Harnesses whose trigger is running, so that a test file can stop every loop it started. */
-	static readonly running = new Set<ListenHarness>();
+	static readonly running = new Set<ContinuousTriggerHarness>();
 
 	static async stopAll(): Promise<void> {
-		await Promise.all([...ListenHarness.running].map(async (harness) => await harness.stop()));
+		await Promise.all([...ContinuousTriggerHarness.running].map(async (harness) => await harness.stop()));
 	}
 
 	readonly workflow: Workflow;
@@ -95,12 +95,12 @@ export class ListenHarness {
 
 	private manualResult: Promise<INodeExecutionData[][]> | undefined;
 
-	constructor(private readonly options: ListenHarnessOptions) {
+	constructor(private readonly options: ContinuousTriggerHarnessOptions) {
 		const nodeType = new RubikaTrigger();
 		this.database = options.database ?? { staticData: {}, executions: [] };
 		this.node = {
 			id: 'rubika-trigger-v2',
-			name: LISTEN_NODE,
+			name: TRIGGER_NODE,
 			type: nodeType.description.name,
 			typeVersion: options.typeVersion ?? 2,
 			position: [0, 0],
@@ -108,8 +108,8 @@ export class ListenHarness {
 			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
 		};
 		this.workflow = new Workflow({
-			id: 'listen-workflow',
-			name: 'listen test',
+			id: 'continuous-workflow',
+			name: 'continuous trigger test',
 			nodes: [this.node],
 			connections: {},
 			active: true,
@@ -126,7 +126,7 @@ export class ListenHarness {
 
 	/** The trigger node's static data as last saved to the "database". */
 	get savedNodeStaticData(): IDataObject {
-		return (this.database.staticData[`node:${LISTEN_NODE}`] as IDataObject | undefined) ?? {};
+		return (this.database.staticData[`node:${TRIGGER_NODE}`] as IDataObject | undefined) ?? {};
 	}
 
 	/** Items of the executions started so far by this harness, in order. */
@@ -152,7 +152,7 @@ export class ListenHarness {
 				emitError = (error) => reject(error);
 			});
 		}
-		this.additionalData = makeAdditionalData(this.options.credentials, `listen-${Date.now()}`);
+		this.additionalData = makeAdditionalData(this.options.credentials, `continuous-${Date.now()}`);
 		if (this.options.webhookWaitingBaseUrl) this.additionalData.webhookWaitingBaseUrl = this.options.webhookWaitingBaseUrl;
 		const context = new TriggerContext(
 			this.workflow,
@@ -170,7 +170,7 @@ export class ListenHarness {
 		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
 		// n8n saves static data once the trigger is active.
 		if (mode !== 'manual') this.database.staticData = clone(this.workflow.staticData);
-		ListenHarness.running.add(this);
+		ContinuousTriggerHarness.running.add(this);
 	}
 
 	/** How often the trigger had its credential resolved since it was activated. */
@@ -191,7 +191,7 @@ export class ListenHarness {
 
 	/** Shutdown without saving (n8n's SIGTERM path saves nothing for triggers). */
 	async stop(): Promise<void> {
-		ListenHarness.running.delete(this);
+		ContinuousTriggerHarness.running.delete(this);
 		await this.response?.closeFunction?.();
 		this.response = undefined;
 	}
@@ -222,9 +222,9 @@ export class ListenHarness {
 	}
 
 	/** n8n is killed: nothing in memory survives; a new harness reads what the database holds. */
-	async crash(overrides: Partial<ListenHarnessOptions> = {}): Promise<ListenHarness> {
+	async crash(overrides: Partial<ContinuousTriggerHarnessOptions> = {}): Promise<ContinuousTriggerHarness> {
 		await this.stop();
-		return new ListenHarness({ ...this.options, ...overrides, database: this.database });
+		return new ContinuousTriggerHarness({ ...this.options, ...overrides, database: this.database });
 	}
 
 	private onEmit(data: INodeExecutionData[][], done: DonePromise | undefined, deduplicationKey?: string): void {

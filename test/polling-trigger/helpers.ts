@@ -3,26 +3,26 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { PollHarnessOptions } from '../../tooling/harness/poll';
-import { PollHarness } from '../../tooling/harness/poll';
+import type { PollingTriggerHarnessOptions } from '../../tooling/harness/polling';
+import { PollingTriggerHarness } from '../../tooling/harness/polling';
 import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;
 
-export interface TriggerTestContext {
+export interface PollingTriggerTestContext {
 	readonly sandbox: RubikaSandbox;
-	harness(parameters?: INodeParameters, options?: Partial<PollHarnessOptions>): PollHarness;
+	harness(parameters?: INodeParameters, options?: Partial<PollingTriggerHarnessOptions>): PollingTriggerHarness;
 }
 
 /** Starts one sandbox for the file, resets it before each test. */
-export function useSandbox(): TriggerTestContext {
+export function useSandbox(): PollingTriggerTestContext {
 	const fixture = useSandboxFixture();
 	return {
 		get sandbox() {
 			return fixture.sandbox;
 		},
 		harness: (parameters = {}, options = {}) =>
-			new PollHarness({
+			new PollingTriggerHarness({
 				parameters,
 				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: fixture.sandbox.baseUrl },
 				...options,

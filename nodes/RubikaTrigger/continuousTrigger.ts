@@ -13,15 +13,15 @@ import type {
 } from 'n8n-workflow';
 
 import { triggerVersionDescription } from './description';
-import { startListening } from './listener';
+import { startContinuousReading } from './continuousReader';
 import {
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
 	MAX_INTERVAL_SECONDS,
 	MIN_INTERVAL_SECONDS,
-} from './listenSettings';
+} from './continuousSettings';
 
-export class RubikaTriggerV2 implements INodeType {
+export class ContinuousTrigger implements INodeType {
 	description: INodeTypeDescription;
 
 	constructor(baseDescription: INodeTypeBaseDescription, version: 2 | 2.1) {
@@ -54,6 +54,6 @@ export class RubikaTriggerV2 implements INodeType {
 	}
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		return await startListening(this);
+		return await startContinuousReading(this);
 	}
 }

@@ -3,23 +3,23 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { ListenHarnessOptions } from '../../tooling/harness/listen';
-import { ListenHarness } from '../../tooling/harness/listen';
+import type { ContinuousTriggerHarnessOptions } from '../../tooling/harness/continuous';
+import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { useSandbox as useSandboxFixture } from '../harness/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;
 
-export interface ListenTestContext {
+export interface ContinuousTriggerTestContext {
 	readonly sandbox: RubikaSandbox;
 	/** A harness on the demo bot; `interval` defaults to 0.2 s here so that tests run quickly. */
-	harness(parameters?: INodeParameters, options?: Partial<ListenHarnessOptions>): ListenHarness;
+	harness(parameters?: INodeParameters, options?: Partial<ContinuousTriggerHarnessOptions>): ContinuousTriggerHarness;
 }
 
-export function useSandbox(): ListenTestContext {
+export function useSandbox(): ContinuousTriggerTestContext {
 	const fixture = useSandboxFixture();
 	afterEach(async () => {
 		// No loop outlives its test.
-		await ListenHarness.stopAll();
+		await ContinuousTriggerHarness.stopAll();
 		fixture.sandbox.clearFaults();
 	});
 	return {
@@ -28,7 +28,7 @@ export function useSandbox(): ListenTestContext {
 		},
 		harness: (parameters = {}, options = {}) => {
 			const { options: nodeOptions, ...rest } = parameters as INodeParameters & { options?: object };
-			return new ListenHarness({
+			return new ContinuousTriggerHarness({
 				parameters: { ...rest, options: { interval: 0.2, ...(nodeOptions ?? {}) } },
 				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: fixture.sandbox.baseUrl },
 				...options,

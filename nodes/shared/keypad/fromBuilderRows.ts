@@ -51,7 +51,7 @@ export interface ChatKeypadFlags {
  * Builds a keypad from the builder UI's rows. `flags` only applies to chat keypads; the one-time flag is
  * sent in both spellings (see `syncOneTimeFlag`). Empty ids become `r<row>b<column>`.
  */
-export function buildKeypadFromRows(
+export function keypadFromBuilderRows(
 	rows: BuilderRow[] | undefined,
 	field: string,
 	kind: KeypadKind,
