@@ -76,7 +76,7 @@ const run = promisify(execFile);
 /** A request loop (bench/lib/requestLoop.cjs) under n8n's Node, at `rate` requests per second. */
 async function requestLoop(paths: { nodeBin: string; dir: string }, client: 'raw' | 'n8n', url: string, rate: number, seconds: number): Promise<LoopResult> {
 	const script = path.join(__dirname, '..', 'lib', 'requestLoop.cjs');
-	const { stdout } = await run(paths.nodeBin, [script, client, url, String(rate), String(seconds), paths.dir], { timeout: (seconds + 60) * 1000 });
+	const { stdout } = await run(paths.nodeBin, [script, client, url, String(rate), String(seconds), paths.dir], { timeout: Math.ceil((seconds + 60) * 1000) });
 	return JSON.parse(stdout.trim().split('\n').at(-1)!) as LoopResult;
 }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// B8's floors: getUpdates requests at a fixed rate from a process of their own that sleeps between them, as
+// B8's comparisons: getUpdates requests at a fixed rate from a process of their own that sleeps between them, as
 // an idle n8n does, and the CPU that process spent per request. What a request costs depends on the rate: a
 // process woken once a second pays for cold caches each time, one busy with a hundred a second does not, so
-// each row of B8 gets the floor at its own rate. Two clients:
-//   raw  plain node:http with one keep-alive agent (what a hand-written integration would do);
-//   n8n  n8n's own HTTP client, the function `this.helpers.httpRequest` ends in (a new agent, and so a new TCP
-//        connection, per request), loaded from the installed n8n; the trigger cannot go below it.
+// each row of B8 gets its comparisons at its own rate. Two clients:
+//   raw  plain node:http with one keep-alive agent (what a hand-written integration would do): the floor;
+//   n8n  n8n's own HTTP client alone, the function `this.helpers.httpRequest` ends in (a new agent, and so a new
+//        TCP connection, per request), loaded from the installed n8n. Inside n8n the same code is kept warm by
+//        n8n itself, so there it can cost less than in this lone loop.
 // Run with n8n's Node:  node requestLoop.cjs <raw|n8n> <url> <requestsPerSecond> <seconds> [n8nDir]
 // Prints one JSON line: { client, requests, seconds, cpuMs, msPerRequest }.
 'use strict';

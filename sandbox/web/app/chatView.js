@@ -1,5 +1,5 @@
 /**
- * The open chat: loading the world and a chat's messages, the header (title, Start/Stop bot), the pinned
+ * The open chat: loading the sandbox's state and a chat's messages, the header (title, Start/Stop bot), the pinned
  * bar and the empty-chat hint.
  */
 
@@ -10,15 +10,15 @@ import { act } from './feedback.js';
 import { previewText } from './format.js';
 import { jumpTo, messageItem, scrollToBottom } from './messages.js';
 import { renderBotPanel, renderChatList, renderUsers } from './sidebar.js';
-import { chatTitle, chatsOf, currentChat, saveLocation, savedChoice, view, world } from './state.js';
+import { chatTitle, chatsOf, currentChat, saveLocation, savedChoice, view, known } from './state.js';
 
-export async function loadWorld() {
+export async function loadSandboxState() {
 	const state = await admin('GET', '/state');
-	world.users = new Map(state.users.map((user) => [user.user_id, user]));
-	world.bots = new Map(state.bots.map((bot) => [bot.bot_id, bot]));
-	world.chats = new Map(state.chats.map((chat) => [chat.chat_id, chat]));
+	known.users = new Map(state.users.map((user) => [user.user_id, user]));
+	known.bots = new Map(state.bots.map((bot) => [bot.bot_id, bot]));
+	known.chats = new Map(state.chats.map((chat) => [chat.chat_id, chat]));
 	const saved = savedChoice();
-	if (!world.users.has(view.userId)) view.userId = world.users.has(saved.user) ? saved.user : (state.users[0] || {}).user_id || null;
+	if (!known.users.has(view.userId)) view.userId = known.users.has(saved.user) ? saved.user : (state.users[0] || {}).user_id || null;
 	const visible = chatsOf(view.userId);
 	if (!visible.some((chat) => chat.chat_id === view.chatId)) {
 		const wanted = visible.find((chat) => chat.chat_id === saved.chat);
@@ -74,7 +74,7 @@ export function renderChatHeader() {
 	el.avatar.replaceWith((el.avatar = avatar(chat.chat_id, title, 'large ' + (chat.type === 'Private' ? 'bot' : ''))));
 	el.avatar.id = 'chat-avatar';
 	if (chat.type === 'Private') {
-		const bot = world.bots.get(chat.bot_id);
+		const bot = known.bots.get(chat.bot_id);
 		el.subtitle.textContent = `${bot ? '@' + bot.username + ' · ' : ''}${chat.bot_stopped ? 'stopped' : 'bot'}`;
 	} else {
 		const people = chat.members.filter((member) => member.kind === 'user').length;

@@ -8,7 +8,7 @@ import { el, h } from './dom.js';
 import { act, reportFailure, toast } from './feedback.js';
 import { isSafeUrl } from './format.js';
 import { addMessage } from './messages.js';
-import { currentChat, postingBlock, view, world } from './state.js';
+import { currentChat, postingBlock, view, known } from './state.js';
 
 export function renderKeypad() {
 	const chat = currentChat();
@@ -126,7 +126,7 @@ async function joinChannel(button, messageId, username, askJoin) {
 	if (messageId) body.messageId = messageId;
 	const tap = await act('tap-link-button', body);
 	if (!tap || !tap.chat) return;
-	world.chats.set(tap.chat.chat_id, tap.chat);
+	known.chats.set(tap.chat.chat_id, tap.chat);
 	toast(`You joined ${tap.chat.title || '@' + username}.`, 'ok');
 	await openChat(tap.chat.chat_id).catch(reportFailure);
 }

@@ -1,12 +1,12 @@
-/** The live stream (`/_sandbox/events`, see ../events.ts): each event updates the world and what is on screen. */
+/** The live stream (`/_sandbox/events`, see ../events.ts): each event updates what the page knows and what is on screen. */
 
-import { loadWorld, renderChatHeader } from './chatView.js';
+import { loadSandboxState, renderChatHeader } from './chatView.js';
 import { renderComposer } from './composer.js';
 import { el } from './dom.js';
 import { reportFailure, toast } from './feedback.js';
 import { addMessage, removeMessage, replaceMessage, updateMessage } from './messages.js';
 import { renderBotPanel, renderChatList, renderUsers } from './sidebar.js';
-import { chatsOf, view, world } from './state.js';
+import { chatsOf, view, known } from './state.js';
 
 function setLive(state, text) {
 	el.live.dataset.state = state;
@@ -14,8 +14,8 @@ function setLive(state, text) {
 }
 
 function onChat(chat) {
-	const before = world.chats.get(chat.chat_id);
-	world.chats.set(chat.chat_id, chat);
+	const before = known.chats.get(chat.chat_id);
+	known.chats.set(chat.chat_id, chat);
 	renderChatList();
 	if (chat.chat_id !== view.chatId) return;
 	if (before && JSON.stringify(before.chat_keypad) !== JSON.stringify(chat.chat_keypad)) view.keypadSpent = null;
@@ -53,24 +53,24 @@ export function connect() {
 	on('hello', () => {
 		setLive('live', 'Live');
 		// (Re)load after every (re)connect: whatever happened while away is in the state.
-		loadWorld().catch(reportFailure);
+		loadSandboxState().catch(reportFailure);
 	});
 	on('reset', () => {
 		view.unread.clear();
-		loadWorld().catch(reportFailure);
+		loadSandboxState().catch(reportFailure);
 	});
 	on('user', ({ user }) => {
-		world.users.set(user.user_id, user);
+		known.users.set(user.user_id, user);
 		renderUsers();
 	});
 	on('bot', ({ bot }) => {
-		world.bots.set(bot.bot_id, { ...(world.bots.get(bot.bot_id) || {}), ...bot });
+		known.bots.set(bot.bot_id, { ...(known.bots.get(bot.bot_id) || {}), ...bot });
 		renderBotPanel();
 		renderComposer();
 	});
 	on('chat', ({ chat }) => onChat(chat));
 	on('message', ({ chat_id, message }) => {
-		const chat = world.chats.get(chat_id);
+		const chat = known.chats.get(chat_id);
 		if (chat) chat.message_count += 1;
 		if (chat_id === view.chatId) {
 			addMessage(message);
@@ -86,7 +86,7 @@ export function connect() {
 		if (chat_id === view.chatId && view.messages.has(message.message_id)) updateMessage(message);
 	});
 	on('message-deleted', ({ chat_id, message_id }) => {
-		const chat = world.chats.get(chat_id);
+		const chat = known.chats.get(chat_id);
 		if (chat) chat.message_count = Math.max(0, chat.message_count - 1);
 		if (chat_id === view.chatId) removeMessage(message_id);
 	});

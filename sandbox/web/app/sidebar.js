@@ -4,10 +4,10 @@ import { openChat } from './chatView.js';
 import { insertCommand } from './composer.js';
 import { avatar, el, h } from './dom.js';
 import { reportFailure } from './feedback.js';
-import { botsIn, chatTitle, chatsOf, currentChat, roleIn, userName, view, world } from './state.js';
+import { botsIn, chatTitle, chatsOf, currentChat, roleIn, userName, view, known } from './state.js';
 
 export function renderUsers() {
-	const options = [...world.users.values()].map((user) =>
+	const options = [...known.users.values()].map((user) =>
 		h('option', { value: user.user_id, selected: user.user_id === view.userId }, userName(user.user_id) + (user.username ? ` (@${user.username})` : '')),
 	);
 	el.userSelect.replaceChildren(...options);

@@ -1,10 +1,10 @@
 /**
- * What the page knows (`world`: users, bots, chats) and shows (`view`: who, where, drafts), with the
+ * What the page knows (`known`: users, bots, chats) and shows (`view`: who, where, drafts), with the
  * questions asked of them: names, who is in which chat, who may post or delete. The choice of user and
  * chat is kept in the address and in localStorage.
  */
 
-export const world = {
+export const known = {
 	users: new Map(),
 	bots: new Map(),
 	chats: new Map(),
@@ -28,14 +28,14 @@ export const view = {
 	loadSeq: 0,
 };
 
-export const currentChat = () => world.chats.get(view.chatId);
+export const currentChat = () => known.chats.get(view.chatId);
 
 export function userName(id) {
-	const user = world.users.get(id);
+	const user = known.users.get(id);
 	if (user) return [user.first_name, user.last_name].filter(Boolean).join(' ');
-	const bot = world.bots.get(id);
+	const bot = known.bots.get(id);
 	if (bot) return bot.bot_title;
-	const chat = world.chats.get(id);
+	const chat = known.chats.get(id);
 	if (chat && chat.title) return chat.title;
 	return id ? id.slice(0, 8) + '…' : 'Unknown';
 }
@@ -53,15 +53,15 @@ export function roleIn(chat, userId) {
 
 /** Chats the chosen user takes part in: their private chats with bots, groups and channels they are in or banned from. */
 export function chatsOf(userId) {
-	return [...world.chats.values()].filter((chat) =>
+	return [...known.chats.values()].filter((chat) =>
 		chat.type === 'Private' ? chat.user_id === userId : roleIn(chat, userId) !== null || chat.banned.includes(userId),
 	);
 }
 
 export function botsIn(chat) {
 	if (!chat) return [];
-	if (chat.type === 'Private') return world.bots.has(chat.bot_id) ? [world.bots.get(chat.bot_id)] : [];
-	return chat.members.filter((member) => member.kind === 'bot' && world.bots.has(member.id)).map((member) => world.bots.get(member.id));
+	if (chat.type === 'Private') return known.bots.has(chat.bot_id) ? [known.bots.get(chat.bot_id)] : [];
+	return chat.members.filter((member) => member.kind === 'bot' && known.bots.has(member.id)).map((member) => known.bots.get(member.id));
 }
 
 /** Why the user cannot post here, or null when they can. */
