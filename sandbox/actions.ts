@@ -33,6 +33,11 @@ export interface UserMessageInput {
 	metadata?: Metadata;
 	location?: Location;
 	contact?: ContactMessage;
+	/**
+	 * A keypad tap's `aux_data.button_id` on a message typed by a client other than Rubika's app, which can
+	 * send any button id, shown in the chat or not: the forgeries tests try (tapChatKeypadButton is the app).
+	 */
+	buttonId?: string;
 }
 
 export interface UserMessageRef {
@@ -135,7 +140,7 @@ export function userSendMessage(state: SandboxState, input: UserMessageInput): S
 		metadata: input.metadata && structuredClone(input.metadata),
 		location: input.location && { ...input.location },
 		contact_message: input.contact && { ...input.contact },
-	});
+	}, { start_id: null, button_id: input.buttonId ?? null });
 }
 
 function ownMessage(state: SandboxState, ref: UserMessageRef): { chat: ChatRecord; message: StoredMessage } {

@@ -36,10 +36,11 @@ export function linearWorkflow(id, name, nodes) {
 
 /**
  * The nodes of an approval asked from outside: an n8n Webhook node (POST `path`, body `{ chatId, text }`) →
- * Rubika Send and Wait (Approval, two buttons, Answer In `answerIn`) named `ask` → a No Op named `after`.
+ * Rubika Send and Wait (Approval: `approvalType` double, two buttons, or single, Approve only; Answer In
+ * `answerIn`) named `ask` → a No Op named `after`.
  * `webhookIds` pins the two webhook ids where a run must keep its addresses (a benchmark's imported workflow).
  */
-export function approvalQuestionNodes({ path, answerIn, credential, options = {}, labels, ask = 'Ask', after = 'After', webhookIds = {} }) {
+export function approvalQuestionNodes({ path, answerIn, credential, options = {}, labels, approvalType = 'double', ask = 'Ask', after = 'After', webhookIds = {} }) {
 	const question = rubika(
 		ask,
 		{
@@ -48,7 +49,7 @@ export function approvalQuestionNodes({ path, answerIn, credential, options = {}
 			chatId: '={{ $json.body.chatId }}',
 			message: '={{ $json.body.text }}',
 			responseType: 'approval',
-			approvalOptions: { values: { approvalType: 'double', ...labels } },
+			approvalOptions: { values: { approvalType, ...labels } },
 			answerIn,
 			options,
 		},

@@ -40,6 +40,8 @@ const questions = (allowed) => ({
 	keypad: { bot: 'cont', answerIn: 'chatKeypad', options: {} },
 	late: { bot: 'hook', answerIn: 'inlineButtons', options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'seconds' } } } },
 	group: { bot: 'hook', answerIn: 'inlineButtons', options: { allowedUserIds: allowed.user_id, unauthorizedReply: UNAUTHORIZED } },
+	approveOnly: { bot: 'hook', answerIn: 'inlineButtons', options: {}, approvalType: 'single' },
+	keypadApproveOnly: { bot: 'cont', answerIn: 'chatKeypad', options: {}, approvalType: 'single' },
 });
 
 /**
@@ -66,6 +68,9 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	const chats = {
 		hook: (await admin.act('start-bot', { userId: sara.user_id, botId: bots.hook.bot_id, sendStartMessage: false })).chat_id,
 		cont: (await admin.act('start-bot', { userId: sara.user_id, botId: bots.cont.bot_id, sendStartMessage: false })).chat_id,
+		/** Reza's own chats with the bots: "another chat" for a button made for Sara's. */
+		rezaHook: (await admin.act('start-bot', { userId: reza.user_id, botId: bots.hook.bot_id, sendStartMessage: false })).chat_id,
+		rezaCont: (await admin.act('start-bot', { userId: reza.user_id, botId: bots.cont.bot_id, sendStartMessage: false })).chat_id,
 	};
 	const group = await admin.call('POST', '/chats', { type: 'Group', title: 'Approvals', ownerId: sara.user_id, memberIds: [reza.user_id, bots.hook.bot_id] });
 	const QUESTIONS = questions(reza);
@@ -90,7 +95,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	]);
 	for (const [key, q] of Object.entries(QUESTIONS)) {
 		q.path = `chat-answers-${key}-${randomUUID().slice(0, 8)}`;
-		const nodes = approvalQuestionNodes({ path: q.path, answerIn: q.answerIn, credential: credentials[q.bot], options: q.options, labels: LABELS, ask: ASK, after: AFTER });
+		const nodes = approvalQuestionNodes({ path: q.path, answerIn: q.answerIn, credential: credentials[q.bot], options: q.options, labels: LABELS, approvalType: q.approvalType, ask: ASK, after: AFTER });
 		q.nodeId = nodes[1].id;
 		q.id = await createWorkflow(`Chat answers: ${key}`, nodes);
 	}
@@ -172,6 +177,43 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			.map((line) => line.replace(/^.*?Rubika: /, '').trim());
 	const ignoredForChat = (chatId) => log().split('\n').filter((line) => line.includes(`did not make for chat ${chatId}`)).length;
 	const noButtons = (keypad) => !keypad || (keypad.rows ?? []).length === 0;
+	/** A delivery of an inline tap as Rubika posts it to the webhook trigger: by default Sara's, on the question. */
+	const inlineTap = (question, buttonId, { sender = sara.user_id, chatId = question.chatId, messageId = question.message.message_id } = {}) => ({
+		inline_message: { sender_id: sender, text: LABELS.approveLabel, location: null, aux_data: { start_id: null, button_id: buttonId }, message_id: messageId, chat_id: chatId },
+	});
+	const post = async (url, body, headers = {}) => {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+		return `HTTP ${res.status} ${(await res.text()).slice(0, 160)}`;
+	};
+	/** A keypad tap as a client other than Rubika's app can send it: any button id, in any chat it can write to. */
+	const keypadTapFrom = (user, chatId, buttonId) => admin.act('send-message', { userId: user.user_id, chatId, text: LABELS.disapproveLabel, buttonId });
+	/** The bot's calls of a method since a moment (the sandbox's request log). */
+	const callsSince = async (bot, method, at) => (await admin.requests(method)).filter((r) => r.botId === bot.bot_id && r.at >= at);
+	/** Where each chat stands now (its last message), to tell later what the bot wrote since. */
+	const mark = async (chatIds) => {
+		const at = Date.now();
+		const last = {};
+		for (const chatId of chatIds) last[chatId] = (await admin.messages(chatId)).at(-1)?.message_id ?? '0';
+		return { at, last };
+	};
+	/**
+	 * A tap that must decide nothing and change nothing in the chat: the execution still waits, the question's
+	 * buttons are still there, and since `before` (mark) the bot wrote to none of its chats and edited no keypad.
+	 */
+	const changedNothing = async (label, question, before) => {
+		await admin.settle();
+		await sleep(SETTLE_MS);
+		const written = [];
+		for (const [chatId, last] of Object.entries(before.last)) written.push(...(await botMessagesSince(chatId, last)));
+		const edits = [...(await callsSince(bots[question.q.bot], 'editMessageKeypad', before.at)), ...(await callsSince(bots[question.q.bot], 'editChatKeypad', before.at))];
+		const keypad = await keypadOf(question.q, question.chatId, (await admin.messages(question.chatId)).find((m) => m.message_id === question.message.message_id));
+		const status = await statusOf(question.id);
+		t.check(
+			`${label}: decides nothing and changes nothing in the chat (the execution waits, the buttons stay, no reply, no keypad edit)`,
+			status === 'waiting' && !noButtons(keypad) && written.length === 0 && edits.length === 0,
+			{ status, buttons: !noButtons(keypad), written: written.map((m) => m.text), edits: edits.map((r) => r.method) },
+		);
+	};
 
 	// The question with a time limit first: n8n goes on by itself within about a minute, while the rest runs.
 	const late = await t.step('Limit Wait Time: a question that expires in 2 s', () => askIn('late', chats.hook, 'Approve within 2 seconds?'));
@@ -247,37 +289,47 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	// --- forgeries ----------------------------------------------------------------------------
 	await t.step('made-up buttons and hand-made taps', async () => {
 		const question = await askIn('inline', chats.hook, 'Pay invoice 7731?');
-		const inline = (buttonId) => ({
-			inline_message: { sender_id: sara.user_id, text: LABELS.approveLabel, location: null, aux_data: { start_id: null, button_id: buttonId }, message_id: question.message.message_id, chat_id: chats.hook },
-		});
-		const post = async (url, body, headers = {}) => {
-			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-			return `HTTP ${res.status} ${(await res.text()).slice(0, 160)}`;
-		};
 		const made = {
 			'a made-up resume token': `sw1.${question.id}.at.${Buffer.from(randomUUID() + randomUUID()).toString('base64url').slice(0, 43)}`,
 			'a made-up MAC': `sw1.${question.id}.am.${Buffer.from(randomUUID()).toString('base64url').slice(0, 16)}`,
 		};
 		const ignoredBefore = ignoredForChat(chats.hook);
 		const answers = {};
-		for (const [name, id] of Object.entries(made)) answers[name] = await post(hookUrl, inline(id));
+		for (const [name, id] of Object.entries(made)) answers[name] = await post(hookUrl, inlineTap(question, id));
 		t.note(`made-up button ids posted to the trigger (with its secret): ${Object.entries(answers).map(([name, a]) => `${name} → ${a}`).join('; ')}`);
 		await sleep(SETTLE_MS);
 		t.eq('a made-up button id posted to the trigger decides nothing: the execution waits', await statusOf(question.id), 'waiting');
 		t.note(`what became of them: ${[...handOverLog(question.id), ...(ignoredForChat(chats.hook) > ignoredBefore ? [`${ignoredForChat(chats.hook) - ignoredBefore} ignored by the trigger (not this bot's MAC)`] : [])].join(' | ') || '(nothing logged)'}`);
 
-		// The resume address called directly, with what a person in the chat can see (the button's token).
-		const proof = question.approve.id.split('.')[3];
-		const token = question.approve.id.split('.')[2].endsWith('t') ? Buffer.from(proof, 'base64url').toString('hex') : undefined;
-		const resume = `${webhookBase}/webhook-waiting/${question.id}${token ? `?signature=${token}` : ''}`;
+		// The resume address called directly: with what a person in the chat can see (the button's proof, which on
+		// 2.14+ is the resume token sealed with the bot's key, not the token), and with the execution's real resume
+		// token (as someone who read n8n's database would hold it).
 		const tapBody = { execution_id: question.id, decision: 'approve', chat_id: chats.hook, message_id: question.message.message_id, sender_id: sara.user_id, at: Date.now() };
-		const direct = {
-			'a hand-made tap with a made-up MAC': await post(resume, { rubikaChatAnswer: tapBody, mac: 'x'.repeat(43) }),
-			'a hand-made tap without a MAC': await post(resume, { rubikaChatAnswer: tapBody }),
-			'the approve query of a web link': await post(`${resume}${token ? '&' : '?'}approved=true`, {}),
+		const handMade = (resume) => ({
+			'a hand-made tap with a made-up MAC': () => post(resume, { rubikaChatAnswer: { ...tapBody, button_id: question.approve.id }, mac: 'x'.repeat(43) }),
+			'a hand-made tap without a MAC': () => post(resume, { rubikaChatAnswer: { ...tapBody, button_id: question.approve.id } }),
+			'the approve query of a web link': () => post(`${resume}${resume.includes('?') ? '&' : '?'}approved=true`, {}),
+		});
+		const seen = question.approve.id.split('.')[2].endsWith('t') ? Buffer.from(question.approve.id.split('.')[3], 'base64url').toString('hex') : undefined;
+		const realToken = (await execution(question.id))?.data?.resumeToken;
+		const addresses = {
+			'with the button\'s proof read as a token': `${webhookBase}/webhook-waiting/${question.id}${seen ? `?signature=${seen}` : ''}`,
+			...(realToken ? { 'with the execution\'s real resume token': `${webhookBase}/webhook-waiting/${question.id}?signature=${realToken}` } : {}),
 		};
-		t.note(`POST ${resume.replace(/signature=\w+/, 'signature=<the button\'s token>')}: ${Object.entries(direct).map(([name, a]) => `${name} → ${a}`).join('; ')}`);
-		t.check('hand-made taps posted to the resume address are refused with HTTP 403', Object.values(direct).every((a) => a.startsWith('HTTP 403')), direct);
+		const direct = {};
+		for (const [how, resume] of Object.entries(addresses)) {
+			for (const [what, send] of Object.entries(handMade(resume))) direct[`${what}, ${how}`] = await send();
+		}
+		t.note(`hand-made taps POSTed to /webhook-waiting/${question.id}: ${Object.entries(direct).map(([name, a]) => `${name} → ${a}`).join('; ')}`);
+		// 2.8.4 checks no token: the node refuses (403). 2.41 refuses anything but the real token (401), and the
+		// node refuses what carries the real token but is not a trigger's signed tap (403).
+		const expected = (name) => (world.version === '2.8.4' || name.endsWith('real resume token') ? 'HTTP 403' : 'HTTP 401');
+		t.check(
+			`hand-made taps posted to the resume address are refused (${world.version === '2.8.4' ? '403 from the node' : '401 from n8n without the real token, 403 from the node with it'})`,
+			Object.entries(direct).every(([name, a]) => a.startsWith(expected(name))),
+			direct,
+		);
+		if (world.version !== '2.8.4') t.check('… a button id does not show the execution\'s resume token', realToken !== undefined && seen !== realToken, { realTokenKnown: realToken !== undefined });
 		const link = await fetch(`${webhookBase}/webhook-waiting/${question.id}/${question.q.nodeId}?approved=true`, { headers: { 'user-agent': BROWSER_UA } });
 		const linkBody = await link.text();
 		t.note(`GET /webhook-waiting/${question.id}/<node id>?approved=true (no signature), browser User-Agent → HTTP ${link.status} ${linkBody.includes(ANSWER_TITLE) ? '(the confirmation page)' : linkBody.replace(/\s+/g, ' ').slice(0, 120)}`);
@@ -327,6 +379,75 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		const done = await decided('keypad Decline (continuous trigger)', question, at);
 		t.check('Decline on the keypad: the execution goes on declined, sender Sara', done?.status === 'success' && answer(done)?.approved === false && answer(done)?.sender_id === sara.user_id, answer(done));
 		t.eq('… the chat keypad is removed', (await admin.chat(chats.cont)).chat_keypad, null);
+	});
+
+	// --- a tap must carry everything the question sent (issue 29) --------------------------------
+	await t.step('a decision the question never offered (Approve Only, its own id with the decision edited)', async () => {
+		const question = await askIn('approveOnly', chats.hook, 'Archive the 2019 invoices?');
+		t.check('an Approve Only question carries one button', question.buttons.length === 1 && question.approve.type === 'Simple', question.buttons.map((b) => b.id));
+		const edited = question.approve.id.replace(/\.a([tm])\./, '.d$1.');
+		const before = await mark([chats.hook]);
+		const answered = await post(hookUrl, inlineTap(question, edited));
+		t.note(`the Approve id with its decision letter changed to decline (${edited.split('.').slice(0, 3).join('.')}.…), delivered to the webhook trigger: ${answered}; n8n and the node: ${handOverLog(question.id).join(' | ') || '(nothing logged)'}`);
+		await changedNothing('a decline built from the Approve Only question\'s own id (webhook trigger)', question, before);
+		const keypadQuestion = await askIn('keypadApproveOnly', chats.cont, 'Clear the cache?');
+		const keypadBefore = await mark([chats.cont]);
+		await keypadTapFrom(sara, chats.cont, keypadQuestion.approve.id.replace(/\.a([tm])\./, '.d$1.'));
+		await changedNothing('the same on the chat keypad (continuous trigger)', keypadQuestion, keypadBefore);
+		t.note(`n8n and the node, keypad: ${handOverLog(keypadQuestion.id).join(' | ') || '(nothing logged)'}`);
+		const done = await decided('Approve Only, the real Approve', question, await tap(question, question.approve));
+		t.check('… then the real Approve decides it', done?.status === 'success' && answer(done)?.approved === true, answer(done));
+		const keypadDone = await decided('Approve Only on the keypad, the real Approve', keypadQuestion, await tap(keypadQuestion, keypadQuestion.approve));
+		t.check('… and on the keypad too', keypadDone?.status === 'success' && answer(keypadDone)?.approved === true, answer(keypadDone));
+	});
+
+	await t.step('a real button id tapped by another user in another chat', async () => {
+		const question = await askIn('inline', chats.hook, 'Send the payroll file?');
+		const before = await mark([chats.hook, group.chat_id, chats.rezaHook]);
+		const answers = {
+			'Reza in the Approvals group': await post(hookUrl, inlineTap(question, question.approve.id, { sender: reza.user_id, chatId: group.chat_id, messageId: question.message.message_id })),
+			'Reza in his own chat with the bot': await post(hookUrl, inlineTap(question, question.approve.id, { sender: reza.user_id, chatId: chats.rezaHook, messageId: question.message.message_id })),
+		};
+		t.note(`Sara's question's Approve id delivered as taps from other chats: ${Object.entries(answers).map(([where, a]) => `${where} → ${a}`).join('; ')}; n8n and the node: ${handOverLog(question.id).join(' | ') || '(nothing logged)'}`);
+		await changedNothing('Sara\'s real Approve id tapped in other chats (webhook trigger)', question, before);
+		const keypadQuestion = await askIn('keypad', chats.cont, 'Reboot the router?');
+		const keypadBefore = await mark([chats.cont, chats.rezaCont]);
+		await keypadTapFrom(reza, chats.rezaCont, keypadQuestion.approve.id);
+		await changedNothing('the same on the chat keypad, from Reza\'s own chat (continuous trigger)', keypadQuestion, keypadBefore);
+		const done = await decided('after taps from other chats, Sara\'s Approve', question, await tap(question, question.approve));
+		t.check('… then Sara\'s own tap decides it, with her chat in the output', done?.status === 'success' && answer(done)?.approved === true && answer(done)?.chat_id === chats.hook, answer(done));
+		const keypadDone = await decided('after a keypad tap from another chat, Sara\'s Decline', keypadQuestion, await tap(keypadQuestion, keypadQuestion.decline));
+		t.check('… and on the keypad', keypadDone?.status === 'success' && answer(keypadDone)?.approved === false && answer(keypadDone)?.chat_id === chats.cont, answer(keypadDone));
+	});
+
+	await t.step('Approve and Decline tapped at once', async () => {
+		const outcomes = [];
+		const race = async (label, question, tapBoth) => {
+			const since = Date.now();
+			await tapBoth();
+			const done = await finished(question.id);
+			await admin.settle();
+			await sleep(SETTLE_MS);
+			const approved = answer(done)?.approved;
+			const replies = (await botMessagesSince(question.chatId, question.message.message_id)).map((m) => m.text);
+			const expected = `${approved ? LABELS.approveLabel : LABELS.disapproveLabel} — Sara Karimi`;
+			const edits = [...(await callsSince(bots[question.q.bot], 'editMessageKeypad', since)), ...(await callsSince(bots[question.q.bot], 'editChatKeypad', since))];
+			outcomes.push(approved ? 'approve' : 'decline');
+			t.check(
+				`${label}: decided once, and the chat told exactly that outcome once (one reply, one keypad edit)`,
+				runs(done, ASK) === 1 && runs(done, AFTER) === 1 && typeof approved === 'boolean' && replies.length === 1 && replies[0] === expected && edits.length === 1,
+				{ approved, replies, edits: edits.map((r) => r.method), handOver: handOverLog(question.id) },
+			);
+		};
+		for (let round = 1; round <= 3; round++) {
+			const question = await askIn('inline', chats.hook, `Race ${round}: ship order ${4400 + round}?`);
+			await race(`under the message, round ${round}`, question, () => Promise.all([post(hookUrl, inlineTap(question, question.approve.id)), post(hookUrl, inlineTap(question, question.decline.id))]));
+		}
+		for (let round = 1; round <= 2; round++) {
+			const question = await askIn('keypad', chats.cont, `Race ${round}: rotate the logs?`);
+			await race(`on the keypad, round ${round}`, question, () => Promise.all([tap(question, question.approve), tap(question, question.decline)]));
+		}
+		t.note(`which tap won each race: ${outcomes.join(', ')}`);
 	});
 
 	// --- who may answer -----------------------------------------------------------------------

@@ -190,7 +190,7 @@ class ContinuousReader {
 				const answerButton = answerButtonOf(item);
 				if (answerButton !== undefined) {
 					// An answer to a waiting Send and Wait, not an update for this workflow.
-					await handOnAnswerTap(this.ctx, this.waitingAddress, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton);
+					await handOnAnswerTap(this.ctx, this.waitingAddress, (await tokenOf(this.ctx, this.credential)) ?? '', item, answerButton, this.requestOptions());
 					this.emitter.passOver(key);
 					continue;
 				}

@@ -8,13 +8,15 @@
  *   only to the waiting execution;
  * - n8n 2.8.4 checks nothing unless the node asked for n8n's own signature, which only n8n can compute.
  *
- * So each button's id names the execution and the decision, plus what proves them: the resume token where n8n
- * has one (the trigger needs it to reach the execution; n8n checks it), else a MAC keyed with the bot token
- * over execution, decision and chat. A trigger that reads a tap on such a button posts it to the resume address
- * with a MAC of its own over the tap (button, who, where, when), keyed with the bot token; the waiting node
- * accepts nothing without it, and only a tap on a button it made itself: on 2.8.4, where n8n checks no token,
- * a made-up "token" button would otherwise pass. People in the chat see the button ids, never the bot token, so
- * they cannot forge a tap; a tap decides once because n8n resumes an execution once.
+ * So each button's id names the execution and the decision, plus what proves them, both bound to the chat the
+ * question went to: the resume token where n8n has one, sealed with a key derived from the bot token for this
+ * decision and chat (the trigger unseals it to reach the execution; n8n checks it), else a MAC keyed the same
+ * way over execution, decision and chat. A trigger that reads a tap on such a button posts it to the resume
+ * address with a MAC of its own over the tap (button, who, where, when); the waiting node accepts nothing
+ * without it, and only a tap on a button it made itself, for a decision it offered, in its own chat and (for
+ * buttons under a message) on its own message. People in the chat see the button ids, never the bot token, so
+ * they cannot forge, re-aim or edit a tap. A tap decides once because n8n resumes an execution once, and the
+ * chat is told the outcome by the trigger whose hand-over n8n accepted, after it accepted it (ChatAnswerReply).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -32,10 +34,11 @@ const TAP_VALIDITY_MS = 5 * 60_000;
 export interface AnswerButton {
 	executionId: string;
 	decision: ChatDecision;
-	/** n8n's resume token of the execution (hex), where this n8n has one. */
-	resumeToken?: string;
-	/** Otherwise: the MAC over execution, decision and chat. */
-	mac?: string;
+	/**
+	 * What proves the button: n8n's resume token sealed for this decision and chat (where n8n has one; the
+	 * trigger unseals it with the chat the tap came from), or a MAC over execution, decision and chat.
+	 */
+	proof: { sealedToken: Buffer } | { mac: string };
 }
 
 /** A tap on an answer button, as a trigger hands it to the waiting execution. */
@@ -57,9 +60,26 @@ export interface ChatAnswerDelivery {
 	mac: string;
 }
 
+/**
+ * What the waiting node answers a forwarded tap with, for the trigger to show in the chat. The node decides
+ * nothing in the chat itself: n8n sends this answer only once it has accepted the resume (n8n 2.8.4 and 2.41
+ * answer an `onReceived` webhook after the execution was moved out of "waiting", which only one request can
+ * do), so only the tap that won tells the chat its outcome, and a tap that lost tells nothing. Where to show it
+ * (the chat, the message) is always the trigger's own tap, never something this answer names.
+ */
+export interface ChatAnswerReply {
+	status: 'resumed' | 'unauthorized';
+	/** Remove the answer buttons (the message's, or the chat keypad). */
+	removeButtons: boolean;
+	/** A reply to the tap's message; none when empty. */
+	reply: string;
+}
+
 const MAC_LENGTH = 16;
 const HEX_TOKEN = /^(?:[0-9a-f]{2})+$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** The longest resume token a button can carry (n8n 2.41's are 64 hex digits, 32 bytes). */
+const MAX_TOKEN_BYTES = 64;
 
 /** A key for this package's MACs only, derived from the bot token (never the token itself). */
 function answerKey(botToken: string): Buffer {
@@ -77,30 +97,56 @@ function sameText(a: string, b: string): boolean {
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function buttonMacText(executionId: string, decision: ChatDecision, chatId: string): string {
+/** What a button stands for: the execution, the decision and the chat it was sent to. */
+interface ButtonFacts {
+	executionId: string;
+	decision: ChatDecision;
+	chatId: string;
+}
+
+function buttonMacText({ executionId, decision, chatId }: ButtonFacts): string {
 	return `button|${executionId}|${decision}|${chatId}`;
 }
 
 /**
- * The id of an answer button: `sw1.<execution>.<a|d>.<proof>`, the proof being n8n's resume token in
- * base64url (43 characters for 2.41's 64 hex digits) or a 16-character MAC. Rubika's limit on a button id
- * is not documented; these stay under 64 characters for executions numbered below 10^13.
+ * A keystream for sealing the resume token into one button: keyed with the bot's key and bound to the
+ * execution, the decision and the chat. The same token sealed for Approve and for Decline, or for another
+ * chat, gives unrelated bytes; without the bot's key nobody can turn one button into another, and a trigger
+ * that unseals a button with the wrong chat or decision gets a token n8n refuses.
  */
-export function answerButtonId(
-	botToken: string,
-	button: { executionId: string; decision: ChatDecision; chatId: string; resumeToken?: string },
-): string {
+function tokenMask(botToken: string, facts: ButtonFacts, length: number): Buffer {
+	const blocks: Buffer[] = [];
+	for (let block = 0; blocks.length * 32 < length; block++) {
+		blocks.push(createHmac('sha256', answerKey(botToken)).update(`seal|${block}|${buttonMacText(facts)}`).digest());
+	}
+	return Buffer.concat(blocks).subarray(0, length);
+}
+
+function xor(bytes: Buffer, mask: Buffer): Buffer {
+	return Buffer.from(bytes.map((byte, index) => byte ^ mask[index]));
+}
+
+/**
+ * The id of an answer button: `sw1.<execution>.<a|d><t|m>.<proof>`, the proof being n8n's resume token sealed
+ * for this decision and chat (base64url, 43 characters for 2.41's 64 hex digits) or a 16-character MAC.
+ * Rubika's limit on a button id is not documented; these stay under 64 characters for executions numbered
+ * below 10^13.
+ */
+export function answerButtonId(botToken: string, button: ButtonFacts & { resumeToken?: string }): string {
 	const proof =
 		button.resumeToken !== undefined
-			? Buffer.from(button.resumeToken, 'hex').toString('base64url')
-			: mac(botToken, buttonMacText(button.executionId, button.decision, button.chatId), MAC_LENGTH);
+			? (() => {
+					const token = Buffer.from(button.resumeToken, 'hex');
+					return xor(token, tokenMask(botToken, button, token.length)).toString('base64url');
+				})()
+			: mac(botToken, buttonMacText(button), MAC_LENGTH);
 	const kind = button.resumeToken !== undefined ? 't' : 'm';
 	return [ANSWER_BUTTON_PREFIX, button.executionId, DECISION_CODE[button.decision] + kind, proof].join('.');
 }
 
-/** Whether n8n's resume token can travel in a button id (hex, as n8n 2.14+ makes them). */
+/** Whether n8n's resume token can travel in a button id (hex, as n8n 2.14+ make them). */
 export function isCarriableResumeToken(token: string): boolean {
-	return HEX_TOKEN.test(token) && token.length <= 128;
+	return HEX_TOKEN.test(token) && token.length <= MAX_TOKEN_BYTES * 2;
 }
 
 /** Reads an answer button's id; anything else (the bot's own buttons, a malformed id) is undefined. */
@@ -110,18 +156,27 @@ export function readAnswerButton(buttonId: string | null | undefined): AnswerBut
 	if (rest.length > 0 || !/^[A-Za-z0-9_-]{1,24}$/.test(executionId ?? '') || !proof || !BASE64URL.test(proof)) return undefined;
 	const decision = CHAT_DECISIONS.find((candidate) => DECISION_CODE[candidate] === code?.[0]);
 	if (decision === undefined || code.length !== 2) return undefined;
-	if (code[1] === 't') return { executionId, decision, resumeToken: Buffer.from(proof, 'base64url').toString('hex') };
-	if (code[1] === 'm' && proof.length === MAC_LENGTH) return { executionId, decision, mac: proof };
+	if (code[1] === 't') {
+		const sealedToken = Buffer.from(proof, 'base64url');
+		return sealedToken.length > 0 && sealedToken.length <= MAX_TOKEN_BYTES ? { executionId, decision, proof: { sealedToken } } : undefined;
+	}
+	if (code[1] === 'm' && proof.length === MAC_LENGTH) return { executionId, decision, proof: { mac: proof } };
 	return undefined;
 }
 
 /**
- * Whether a button was made by this bot for this chat. A button carrying n8n's resume token is checked by n8n
- * (the token is the execution's secret); a MAC is checked here.
+ * What a trigger can tell of a tap on an answer button before handing it on: a MAC button is checked here (made
+ * by this bot, for this decision and this chat); a sealed token is unsealed with the chat the tap came from,
+ * and n8n checks it (a button re-aimed at another decision or chat unseals to a token n8n refuses). Undefined
+ * for a MAC button this bot did not make for that chat.
  */
-export function isGenuineAnswerButton(botToken: string, button: AnswerButton, chatId: string): boolean {
-	if (button.resumeToken !== undefined) return true;
-	return button.mac !== undefined && sameText(button.mac, mac(botToken, buttonMacText(button.executionId, button.decision, chatId), MAC_LENGTH));
+export function resumeTokenOfTap(botToken: string, button: AnswerButton, chatId: string): { resumeToken?: string } | undefined {
+	const facts = { executionId: button.executionId, decision: button.decision, chatId };
+	if ('sealedToken' in button.proof) {
+		const { sealedToken } = button.proof;
+		return { resumeToken: xor(sealedToken, tokenMask(botToken, facts, sealedToken.length)).toString('hex') };
+	}
+	return sameText(button.proof.mac, mac(botToken, buttonMacText(facts), MAC_LENGTH)) ? {} : undefined;
 }
 
 function tapMacText(tap: ChatAnswerTap): string {
@@ -133,16 +188,23 @@ export function signTap(botToken: string, tap: ChatAnswerTap): ChatAnswerDeliver
 	return { rubikaChatAnswer: tap, mac: mac(botToken, tapMacText(tap)) };
 }
 
-/** The waiting execution a forwarded tap must be for, as the waiting node knows it. */
+/** The waiting question a forwarded tap must answer, as the waiting node knows it. */
 export interface WaitingQuestion {
 	executionId: string;
 	/** n8n's resume token of the execution, where this n8n has one: the question's buttons carry it. */
 	resumeToken?: string;
+	/** The decisions the question offered (Approve Only: approve). */
+	decisions: readonly ChatDecision[];
+	/** The chat the question went to. */
+	chatId: string;
+	/** The question's message, for buttons under it; undefined for the chat keypad (a tap there is a new message). */
+	messageId?: string;
 }
 
 /**
- * Why a forwarded tap is refused, or undefined when it is genuine, fresh, for this execution and on one of the
- * buttons this question carried (the same id, made again here from what the node knows).
+ * Why a forwarded tap is refused, or undefined when everything it carries is what the question sent: signed
+ * with this bot's key, fresh, for this execution, a decision the question offered, from the question's chat
+ * (and on its message, for buttons under it), on one of the buttons it carried (the same id, made again here).
  */
 export function tapProblem(botToken: string, body: unknown, question: WaitingQuestion, now: number): string | undefined {
 	const delivery = body as Partial<ChatAnswerDelivery> | undefined;
@@ -151,7 +213,10 @@ export function tapProblem(botToken: string, body: unknown, question: WaitingQue
 	if (!sameText(delivery.mac, mac(botToken, tapMacText(tap)))) return 'the tap is not signed with this bot\'s key';
 	if (tap.execution_id !== question.executionId) return `the tap is for execution ${tap.execution_id}`;
 	if (!(Math.abs(now - tap.at) <= TAP_VALIDITY_MS)) return 'the tap is too old';
-	const own = answerButtonId(botToken, { executionId: question.executionId, decision: tap.decision, chatId: tap.chat_id, resumeToken: question.resumeToken });
+	if (!question.decisions.includes(tap.decision)) return `the question offered no ${tap.decision} button`;
+	if (tap.chat_id !== question.chatId) return `the tap comes from chat ${tap.chat_id}, not the question's`;
+	if (question.messageId !== undefined && tap.message_id !== question.messageId) return `the tap is on message ${tap.message_id}, not the question's`;
+	const own = answerButtonId(botToken, { executionId: question.executionId, decision: tap.decision, chatId: question.chatId, resumeToken: question.resumeToken });
 	if (typeof tap.button_id !== 'string' || !sameText(tap.button_id, own)) return 'the tap is on a button this question did not carry';
 	return undefined;
 }

@@ -6,81 +6,128 @@
  */
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import {
-	answerButtonId,
-	fallbackLinkProof,
-	isGenuineAnswerButton,
-	readAnswerButton,
-	signTap,
-	tapProblem,
-} from '../../nodes/shared/chatAnswers';
+import type { ChatDecision } from '../../nodes/shared/chatAnswers';
+import { answerButtonId, fallbackLinkProof, readAnswerButton, resumeTokenOfTap, signTap, tapProblem } from '../../nodes/shared/chatAnswers';
 import { useActionSandbox } from './helpers';
 import { useSandbox as useContinuousTriggerSandbox } from '../continuous-trigger/helpers';
 import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
 
 const sara = DEMO_USERS.sara;
+const reza = DEMO_USERS.reza;
 const TOKEN_HEX = 'ab'.repeat(32);
 
+/** A question as the waiting node knows it: Approve and Decline under message m1 in Sara's chat. */
+const QUESTION = { executionId: '9', resumeToken: TOKEN_HEX, decisions: ['approve', 'decline'] as ChatDecision[], chatId: sara.chat_id, messageId: 'm1' };
+
 describe('answer button ids', () => {
-	it('carry n8n\'s resume token where n8n has one, else a MAC over execution, decision and chat; both stay under 64 characters', () => {
+	it('carry n8n\'s resume token sealed for their decision and chat where n8n has one, else a MAC; both stay under 64 characters', () => {
 		const withToken = answerButtonId(DEMO_BOT_TOKEN, { executionId: '1234567', decision: 'approve', chatId: sara.chat_id, resumeToken: TOKEN_HEX });
 		const withMac = answerButtonId(DEMO_BOT_TOKEN, { executionId: '1234567', decision: 'decline', chatId: sara.chat_id });
+		expect(withToken).toMatch(/^sw1\.1234567\.at\.[A-Za-z0-9_-]{43}$/);
+		expect(withMac).toMatch(/^sw1\.1234567\.dm\.[A-Za-z0-9_-]{16}$/);
 		expect(withToken.length).toBeLessThan(64);
-		expect(withMac.length).toBeLessThan(64);
-		expect(readAnswerButton(withToken)).toEqual({ executionId: '1234567', decision: 'approve', resumeToken: TOKEN_HEX });
+		expect(readAnswerButton(withToken)).toMatchObject({ executionId: '1234567', decision: 'approve' });
 		expect(readAnswerButton(withMac)).toMatchObject({ executionId: '1234567', decision: 'decline' });
-		expect(withToken).not.toContain(DEMO_BOT_TOKEN);
-		expect(withMac).not.toContain(DEMO_BOT_TOKEN);
+		// Neither the bot token nor the resume token can be read off a button.
+		for (const id of [withToken, withMac]) {
+			expect(id).not.toContain(DEMO_BOT_TOKEN);
+			expect(id).not.toContain(Buffer.from(TOKEN_HEX, 'hex').toString('base64url'));
+		}
 	});
 
-	it('a MAC button is genuine only for its chat, its decision and this bot', () => {
+	it('a sealed token unseals to the resume token only with the chat and the decision it was made for', () => {
+		const id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '77', decision: 'approve', chatId: sara.chat_id, resumeToken: TOKEN_HEX });
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id)!, sara.chat_id)).toEqual({ resumeToken: TOKEN_HEX });
+		// The same id tapped in another chat, with its decision letter edited, for another execution, or by
+		// another bot's trigger: a token n8n does not know.
+		const wrong = [
+			resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id)!, reza.chat_id),
+			resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id.replace('.at.', '.dt.'))!, sara.chat_id),
+			resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id.replace('sw1.77.', 'sw1.78.'))!, sara.chat_id),
+			resumeTokenOfTap('another-bot-token', readAnswerButton(id)!, sara.chat_id),
+		];
+		for (const token of wrong) expect(token?.resumeToken).not.toBe(TOKEN_HEX);
+		// The same token sealed for Decline gives another id: one button cannot be turned into the other.
+		const decline = answerButtonId(DEMO_BOT_TOKEN, { executionId: '77', decision: 'decline', chatId: sara.chat_id, resumeToken: TOKEN_HEX });
+		expect(decline.split('.')[3]).not.toBe(id.split('.')[3]);
+	});
+
+	it('a MAC button passes the trigger only for its chat, its decision, its execution and this bot', () => {
 		const id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '77', decision: 'approve', chatId: sara.chat_id });
 		const button = readAnswerButton(id)!;
-		expect(isGenuineAnswerButton(DEMO_BOT_TOKEN, button, sara.chat_id)).toBe(true);
-		expect(isGenuineAnswerButton(DEMO_BOT_TOKEN, button, DEMO_USERS.reza.chat_id)).toBe(false);
-		expect(isGenuineAnswerButton('another-bot-token', button, sara.chat_id)).toBe(false);
-		const edited = readAnswerButton(id.replace('.am.', '.dm.'))!;
-		expect(isGenuineAnswerButton(DEMO_BOT_TOKEN, edited, sara.chat_id)).toBe(false);
-		const otherExecution = readAnswerButton(id.replace('sw1.77.', 'sw1.78.'))!;
-		expect(isGenuineAnswerButton(DEMO_BOT_TOKEN, otherExecution, sara.chat_id)).toBe(false);
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, button, sara.chat_id)).toEqual({});
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, button, reza.chat_id)).toBeUndefined();
+		expect(resumeTokenOfTap('another-bot-token', button, sara.chat_id)).toBeUndefined();
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id.replace('.am.', '.dm.'))!, sara.chat_id)).toBeUndefined();
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, readAnswerButton(id.replace('sw1.77.', 'sw1.78.'))!, sara.chat_id)).toBeUndefined();
 	});
 
-	it.each(['menu', 'sw1', 'sw1.1.a', 'sw1.1.xm.AAAAAAAAAAAAAAAA', 'sw1.1.am.short', 'sw1.1/2.am.AAAAAAAAAAAAAAAA', 'sw1.1.am.AAAAAAAAAAAAAAAA.x'])(
+	it.each(['menu', 'sw1', 'sw1.1.a', 'sw1.1.xm.AAAAAAAAAAAAAAAA', 'sw1.1.am.short', 'sw1.1/2.am.AAAAAAAAAAAAAAAA', 'sw1.1.am.AAAAAAAAAAAAAAAA.x', `sw1.1.at.${'A'.repeat(100)}`])(
 		'%s is not an answer button',
 		(id) => {
 			expect(readAnswerButton(id)).toBeUndefined();
 		},
 	);
+});
 
-	it('a forwarded tap counts only signed with this bot\'s key, for this execution, fresh, and on one of its buttons', () => {
-		const button_id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id });
-		const tap = { button_id, execution_id: '9', decision: 'approve' as const, chat_id: sara.chat_id, message_id: 'm1', sender_id: sara.user_id, at: Date.now() };
-		const body = signTap(DEMO_BOT_TOKEN, tap);
-		const question = { executionId: '9' };
-		expect(tapProblem(DEMO_BOT_TOKEN, body, question, Date.now())).toBeUndefined();
-		expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '10' }, Date.now())).toMatch(/execution 9/);
-		expect(tapProblem('another-bot-token', body, question, Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, sender_id: 'u0someoneElse' } }, question, Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { ...body, rubikaChatAnswer: { ...tap, decision: 'decline' } }, question, Date.now())).toMatch(/not signed/);
-		expect(tapProblem(DEMO_BOT_TOKEN, body, question, Date.now() + 10 * 60_000)).toMatch(/too old/);
-		expect(tapProblem(DEMO_BOT_TOKEN, { approved: 'true' }, question, Date.now())).toMatch(/not a tap/);
+describe('the waiting node accepts a forwarded tap only when everything it carries is what the question sent', () => {
+	/** A tap as a trigger of this bot forwards it: by default Sara's Approve on the question's own button. */
+	const forwarded = (tap: { decision?: ChatDecision; chat_id?: string; message_id?: string | null; button_id?: string; execution_id?: string; at?: number } = {}) => {
+		const decision = tap.decision ?? 'approve';
+		const chatId = tap.chat_id ?? sara.chat_id;
+		const buttonId = tap.button_id ?? answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision, chatId: sara.chat_id, resumeToken: TOKEN_HEX });
+		return signTap(DEMO_BOT_TOKEN, {
+			button_id: buttonId,
+			execution_id: tap.execution_id ?? '9',
+			decision,
+			chat_id: chatId,
+			message_id: tap.message_id === undefined ? 'm1' : tap.message_id,
+			sender_id: sara.user_id,
+			at: tap.at ?? Date.now(),
+		});
+	};
+
+	it('the question\'s own buttons, in its chat and on its message, signed and fresh: accepted', () => {
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded(), QUESTION, Date.now())).toBeUndefined();
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ decision: 'decline' }), QUESTION, Date.now())).toBeUndefined();
 	});
 
-	it('a tap on a button the question did not carry counts for nothing, however it was forwarded', () => {
-		const tapOn = (buttonId: string, decision: 'approve' | 'decline' = 'approve', chatId: string = sara.chat_id) =>
-			signTap(DEMO_BOT_TOKEN, { button_id: buttonId, execution_id: '9', decision, chat_id: chatId, message_id: 'm1', sender_id: sara.user_id, at: Date.now() });
-		const withToken = (token: string) => answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id, resumeToken: token });
-		// Where n8n has no resume token (2.8.4), a "token" button is made up: n8n checks no token there.
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken(TOKEN_HEX)), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
-		// Where it has one, only that token.
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken(TOKEN_HEX)), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toBeUndefined();
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(withToken('cd'.repeat(32))), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toMatch(/did not carry/);
-		// A MAC button: for its chat and its decision only.
-		const macButton = answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id });
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton, 'approve', DEMO_USERS.reza.chat_id), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton, 'decline'), { executionId: '9' }, Date.now())).toMatch(/did not carry/);
-		expect(tapProblem(DEMO_BOT_TOKEN, tapOn(macButton), { executionId: '9', resumeToken: TOKEN_HEX }, Date.now())).toMatch(/did not carry/);
+	it.each([
+		['signed with another bot\'s key', () => tapProblem('another-bot-token', forwarded(), QUESTION, Date.now()), /not signed/],
+		['a signed field edited (the decision)', () => tapProblem(DEMO_BOT_TOKEN, { ...forwarded(), rubikaChatAnswer: { ...forwarded().rubikaChatAnswer, decision: 'decline' } }, QUESTION, Date.now()), /not signed/],
+		['another execution\'s tap', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ execution_id: '10' }), QUESTION, Date.now()), /execution 10/],
+		['too old', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ at: Date.now() - 10 * 60_000 }), QUESTION, Date.now()), /too old/],
+		['not a tap', () => tapProblem(DEMO_BOT_TOKEN, { approved: 'true' }, QUESTION, Date.now()), /not a tap/],
+		// Issue 29: an Approve Only question, and a decline built from its own Approve button's id.
+		[
+			'Decline on an Approve Only question',
+			() => tapProblem(DEMO_BOT_TOKEN, forwarded({ decision: 'decline', button_id: answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id, resumeToken: TOKEN_HEX }).replace('.at.', '.dt.') }), { ...QUESTION, decisions: ['approve'] }, Date.now()),
+			/offered no decline/,
+		],
+		// Issue 29: the question's real button id, tapped in another chat.
+		['the real button tapped in another chat', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ chat_id: reza.chat_id }), QUESTION, Date.now()), /comes from chat/],
+		['the real button under another message', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ message_id: 'm2' }), QUESTION, Date.now()), /on message m2/],
+		['a button made for another chat', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ button_id: answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: reza.chat_id, resumeToken: TOKEN_HEX }) }), QUESTION, Date.now()), /did not carry/],
+		['a made-up resume token', () => tapProblem(DEMO_BOT_TOKEN, forwarded({ button_id: answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision: 'approve', chatId: sara.chat_id, resumeToken: 'cd'.repeat(32) }) }), QUESTION, Date.now()), /did not carry/],
+		// Where n8n has no resume token (2.8.4) a "token" button is made up: the node's own buttons carry a MAC.
+		['a token button where n8n has none', () => tapProblem(DEMO_BOT_TOKEN, forwarded(), { ...QUESTION, resumeToken: undefined }, Date.now()), /did not carry/],
+	])('%s: refused', (_name, problem, expected) => {
+		expect(problem()).toMatch(expected);
+	});
+
+	it('on the chat keypad the tap is a new message: the message is not held against the question\'s, the chat is', () => {
+		const keypad = { ...QUESTION, messageId: undefined };
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ message_id: 'm7' }), keypad, Date.now())).toBeUndefined();
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ message_id: 'm7', chat_id: reza.chat_id }), keypad, Date.now())).toMatch(/comes from chat/);
+	});
+
+	it('a MAC button (n8n 2.8.4) binds the same: decision offered, chat, button', () => {
+		const macQuestion = { ...QUESTION, resumeToken: undefined };
+		const own = (decision: ChatDecision, chatId: string = sara.chat_id) => answerButtonId(DEMO_BOT_TOKEN, { executionId: '9', decision, chatId });
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ button_id: own('approve') }), macQuestion, Date.now())).toBeUndefined();
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ button_id: own('decline'), decision: 'decline' }), { ...macQuestion, decisions: ['approve'] }, Date.now())).toMatch(/offered no decline/);
+		expect(tapProblem(DEMO_BOT_TOKEN, forwarded({ button_id: own('approve', reza.chat_id) }), macQuestion, Date.now())).toMatch(/did not carry/);
 	});
 });
 
@@ -111,9 +158,11 @@ describe('Send and Wait, Answer In: Chat — the question', () => {
 		]);
 		const [approve, decline] = buttons.map((button) => readAnswerButton(button.id)!);
 		expect([approve.decision, decline.decision]).toEqual(['approve', 'decline']);
-		expect(isGenuineAnswerButton(DEMO_BOT_TOKEN, approve, sara.chat_id)).toBe(true);
+		expect(resumeTokenOfTap(DEMO_BOT_TOKEN, approve, sara.chat_id)).toBeDefined();
 		expect(body.chat_keypad).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ answer_in: 'inlineButtons', chat_id: sara.chat_id });
+		// The execution keeps where its question went, for the waiting node to hold taps against.
+		expect(result.run.data.resultData.metadata).toEqual({ rubika_question: `${sara.chat_id} ${result.items[0].json.message_id}` });
 		// The sandbox shows the buttons under the message.
 		const shown = t.sandbox.messages(sara.chat_id).at(-1)!;
 		expect(shown.inline_keypad?.rows[0].buttons.map((button) => button.button_text)).toEqual(['بله', 'خیر']);
@@ -165,7 +214,7 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(trigger.items.map((item) => item.json.text)).toEqual(['hello']);
 			const [{ url, body }] = waiting.received;
 			expect(url).toBe('/webhook-waiting/41');
-			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '41' }, Date.now())).toBeUndefined();
+			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '41', decisions: ['decline'], chatId: sara.chat_id }, Date.now())).toBeUndefined();
 			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'decline', chat_id: sara.chat_id, sender_id: sara.user_id });
 		} finally {
 			await ContinuousTriggerHarness.stopAll();
@@ -189,6 +238,72 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			await ContinuousTriggerHarness.stopAll();
 			await waiting.close();
 		}
+	});
+});
+
+describe('the chat is told the outcome by the trigger whose tap n8n accepted, after it accepted it', () => {
+	const t = useContinuousTriggerSandbox();
+	const ACCEPTED = { status: 200, body: { status: 'resumed', removeButtons: true, reply: '✅ Approve — Sara Karimi' } };
+	/** What n8n answers a second hand-over while the first resumes the execution (n8n 2.41: HTTP 500). */
+	const ALREADY_RESUMING = { status: 500, body: { code: 500, message: 'Execution is already being resumed by another process' } };
+
+	/**
+	 * A keypad question (Approve, Decline) in Sara's chat with the trigger reading; Sara taps the buttons
+	 * `tapped` (0 Approve, 1 Decline) in that order, then writes a message. Resolves, once the trigger has handed
+	 * on `handOvers` taps and settled, what reached n8n and what the chat shows.
+	 */
+	async function tapsOnKeypadQuestion(answer: Parameters<typeof fakeWaitingEndpoint>[0], tapped: number[], handOvers = tapped.length) {
+		const waiting = await fakeWaitingEndpoint(answer);
+		try {
+			const trigger = t.harness({ updateTypes: ['NewMessage'] }, { webhookWaitingBaseUrl: waiting.base });
+			await trigger.activate();
+			const ids = (['approve', 'decline'] as const).map((decision) => answerButtonId(DEMO_BOT_TOKEN, { executionId: '41', decision, chatId: sara.chat_id }));
+			await botSends(t.sandbox, { chat_id: sara.chat_id, text: 'Publish?', chat_keypad_type: 'New', chat_keypad: { rows: [{ buttons: ids.map((id, n) => ({ id, type: 'Simple', button_text: ['Yes', 'No'][n] })) }] } });
+			const asked = t.sandbox.messages(sara.chat_id).at(-1)!.message_id;
+			for (const n of tapped) t.sandbox.userTapChatKeypadButton({ userId: sara.user_id, chatId: sara.chat_id, buttonId: ids[n] });
+			t.sandbox.userSendMessage({ userId: sara.user_id, text: 'after' });
+			await trigger.waitForExecutions(1);
+			await waitFor(() => waiting.received.length >= handOvers);
+			// What the trigger does after n8n's answer comes at once; a little time shows anything more.
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			return {
+				decisions: waiting.received.map((r) => r.body.rubikaChatAnswer.decision),
+				botSent: t.sandbox.messages(sara.chat_id).filter((m) => m.sender_type === 'Bot' && BigInt(m.message_id) > BigInt(asked)).map((m) => m.text),
+				keypad: t.sandbox.chat(sara.chat_id).chat_keypad,
+				keypadEdits: t.sandbox.requests.filter((r) => r.method === 'editChatKeypad').length,
+			};
+		} finally {
+			await ContinuousTriggerHarness.stopAll();
+			await waiting.close();
+		}
+	}
+
+	it('accepted: the keypad goes and the outcome is replied once', async () => {
+		const shown = await tapsOnKeypadQuestion(ACCEPTED, [0]);
+		expect(shown).toMatchObject({ decisions: ['approve'], botSent: ['✅ Approve — Sara Karimi'], keypad: null, keypadEdits: 1 });
+	});
+
+	it('Approve and Decline tapped at once: n8n accepts one, and only that one is told; the other tells nothing', async () => {
+		// The lost tap is tried three times in all on HTTP 500 (as any failure to reach n8n), and loses each time
+		// (real n8n answers the later tries 409: the execution runs).
+		const shown = await tapsOnKeypadQuestion((index) => (index === 0 ? ACCEPTED : ALREADY_RESUMING), [0, 1], 4);
+		expect(shown.decisions).toEqual(['approve', 'decline', 'decline', 'decline']);
+		expect(shown).toMatchObject({ botSent: ['✅ Approve — Sara Karimi'], keypad: null, keypadEdits: 1 });
+	});
+
+	it.each([
+		['refused by the node (403)', { status: 403, body: { status: 'refused', reason: 'the question offered no decline button' } }],
+		['n8n already went on (409)', { status: 409, body: { message: 'running already' } }],
+	])('%s: nothing changes in the chat', async (_name, answer) => {
+		const shown = await tapsOnKeypadQuestion(answer, [1]);
+		expect(shown).toMatchObject({ decisions: ['decline'], botSent: [], keypadEdits: 0 });
+		expect(shown.keypad).not.toBeNull();
+	});
+
+	it('unauthorized: the Unauthorized Reply, and the keypad stays for those who may answer', async () => {
+		const shown = await tapsOnKeypadQuestion({ status: 200, body: { status: 'unauthorized', removeButtons: false, reply: 'Only Reza decides this one.' } }, [0]);
+		expect(shown).toMatchObject({ botSent: ['Only Reza decides this one.'], keypadEdits: 0 });
+		expect(shown.keypad).not.toBeNull();
 	});
 });
 

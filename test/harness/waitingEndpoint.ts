@@ -4,16 +4,26 @@ import type { AddressInfo } from 'node:net';
 
 import type { ChatAnswerDelivery } from '../../nodes/shared/chatAnswers';
 
-/** Stands in for n8n's `/webhook-waiting`: records what a trigger posts, answers like the waiting node. */
-export async function fakeWaitingEndpoint(answer = { status: 200, body: { status: 'resumed' } }) {
+interface WaitingAnswer {
+	status: number;
+	body: object;
+}
+
+/**
+ * Stands in for n8n's `/webhook-waiting`: records what a trigger posts, answers like the waiting node — the
+ * same answer each time, or the n-th answer for the n-th request (from 0), as n8n answers a tap that won and
+ * one that lost.
+ */
+export async function fakeWaitingEndpoint(answer: WaitingAnswer | ((index: number) => WaitingAnswer) = { status: 200, body: { status: 'resumed' } }) {
 	const received: Array<{ url: string; body: ChatAnswerDelivery }> = [];
 	const server = http.createServer((request, response) => {
 		let text = '';
 		request.on('data', (chunk) => (text += chunk));
 		request.on('end', () => {
+			const { status, body } = typeof answer === 'function' ? answer(received.length) : answer;
 			received.push({ url: request.url ?? '', body: JSON.parse(text) as ChatAnswerDelivery });
-			response.writeHead(answer.status, { 'Content-Type': 'application/json' });
-			response.end(JSON.stringify(answer.body));
+			response.writeHead(status, { 'Content-Type': 'application/json' });
+			response.end(JSON.stringify(body));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -68,6 +68,12 @@ describe('updates made by people', () => {
 		expect(() => t.sandbox.userTapChatKeypadButton({ userId: ali.user_id, buttonId: 'missing' })).toThrow(/no chat keypad button/);
 	});
 
+	test('a client other than the app can send a keypad tap on any button id (the forgeries tests try)', async () => {
+		t.sandbox.userSendMessage({ userId: ali.user_id, text: 'Decline', buttonId: 'sw1.5.dm.not-on-any-keypad' });
+		const [update] = (await ok(t.sandbox, 'getUpdates', {})).updates;
+		expect(update.new_message).toMatchObject({ text: 'Decline', aux_data: { start_id: null, button_id: 'sw1.5.dm.not-on-any-keypad' } });
+	});
+
 	test('a payment change becomes UpdatedPayment in the private chat', async () => {
 		t.sandbox.paymentUpdate({ userId: ali.user_id, paymentId: 'pay-1', status: 'Paid' });
 		expect((await ok(t.sandbox, 'getUpdates', {})).updates).toEqual([

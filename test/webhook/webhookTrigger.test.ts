@@ -578,8 +578,26 @@ describe('taps on Send and Wait\'s answer buttons', () => {
 			expect(sandbox.deliveries.map((delivery) => [delivery.kind, delivery.httpStatus])).toEqual([['inline_message', 200]]);
 			const [{ url, body }] = waiting.received;
 			expect(url).toBe(`/webhook-waiting/17?signature=${'cd'.repeat(32)}`);
-			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '17', resumeToken: 'cd'.repeat(32) }, Date.now())).toBeUndefined();
+			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '17', resumeToken: 'cd'.repeat(32), decisions: ['approve'], chatId: sara.chat_id, messageId }, Date.now())).toBeUndefined();
 			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'approve', chat_id: sara.chat_id, message_id: messageId, sender_id: sara.user_id });
+		} finally {
+			await waiting.close();
+		}
+	});
+
+	test('once n8n accepted the tap, the buttons go from its message and a reply to it tells the outcome', async () => {
+		const waiting = await fakeWaitingEndpoint({ status: 200, body: { status: 'resumed', removeButtons: true, reply: '❌ Decline — Sara Karimi' } });
+		try {
+			const trigger = await harness({}, { webhookWaitingBaseUrl: waiting.base });
+			await trigger.activate();
+			const id = answerButtonId(DEMO_BOT_TOKEN, { executionId: '18', decision: 'decline', chatId: sara.chat_id });
+			const messageId = await sendKeypad([{ id, type: 'Simple', button_text: 'Decline' }]);
+			sandbox.userTapInlineButton({ userId: sara.user_id, chatId: sara.chat_id, messageId, buttonId: id });
+			await sandbox.deliveriesSettled();
+			await waitFor(() => sandbox.messages(sara.chat_id).at(-1)?.text === '❌ Decline — Sara Karimi');
+			const question = sandbox.messages(sara.chat_id).find((message) => message.message_id === messageId);
+			expect(question?.inline_keypad?.rows ?? []).toEqual([]);
+			expect(sandbox.messages(sara.chat_id).at(-1)?.reply_to_message_id).toBe(messageId);
 		} finally {
 			await waiting.close();
 		}

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData, NodeApiError } from 'n8n-workflow';
 
-import type { ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
+import type { ChatAnswerReply, ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
 import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
 import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
@@ -100,6 +100,60 @@ function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex
 	}
 }
 
+/** The decisions an approval question offers: Approve Only offers no Decline. */
+function offeredDecisions(approval: IDataObject): ChatDecision[] {
+	return approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
+}
+
+/**
+ * Where the execution keeps which chat and message its question went to, so that the waiting node can hold a
+ * tap against them: the execution's custom data (n8n's per-execution key-value store, saved with the waiting
+ * execution and shown with it in the executions list), under one key. n8n keeps at most 10 keys: with no room
+ * the question goes with links instead.
+ */
+const QUESTION_KEY = 'rubika_question';
+/** What custom data may hold here: ids only, so the value can also travel inside an expression (n8n 2.8.4). */
+const PLAIN_ID = /^[A-Za-z0-9_-]+$/;
+
+interface CustomData {
+	get(key: string): unknown;
+	set(key: string, value: string): void;
+}
+
+/**
+ * The execution's custom data: `this.customData` where n8n gives it to every context (2.41), else through an
+ * expression, the only way n8n 2.8.4 gives it to a node (`$execution.customData`).
+ */
+function customDataOf(context: IExecuteFunctions | IWebhookFunctions): CustomData {
+	try {
+		const own = (context as { customData?: Partial<CustomData> }).customData;
+		if (own && typeof own.get === 'function' && typeof own.set === 'function') return own as CustomData;
+	} catch {
+		// n8n throws where a context has no execution data; the expression says the same below.
+	}
+	return {
+		get: (key) => context.evaluateExpression(`{{ $execution.customData.get(${JSON.stringify(key)}) }}`, 0),
+		set: (key, value) => void context.evaluateExpression(`{{ $execution.customData.set(${JSON.stringify(key)}, ${JSON.stringify(value)}) }}`, 0),
+	};
+}
+
+/** Records where the question goes (before it is sent: false when n8n would not keep it), then its message. */
+function recordQuestion(context: IExecuteFunctions, chatId: string, messageId?: string): boolean {
+	const value = messageId === undefined ? chatId : `${chatId} ${messageId}`;
+	if (!PLAIN_ID.test(chatId) || (messageId !== undefined && !PLAIN_ID.test(messageId))) return false;
+	const customData = customDataOf(context);
+	customData.set(QUESTION_KEY, value);
+	return customData.get(QUESTION_KEY) === value;
+}
+
+/** The chat and message the question went to, as recorded when it was sent. */
+function recordedQuestion(context: IWebhookFunctions): { chatId: string; messageId?: string } | undefined {
+	const value = customDataOf(context).get(QUESTION_KEY);
+	if (typeof value !== 'string') return undefined;
+	const [chatId, messageId] = value.split(' ');
+	return chatId ? { chatId, messageId } : undefined;
+}
+
 /**
  * The message fields carrying the answer buttons, or a reason they cannot be sent (then the caller falls back
  * to links): a resume token this package cannot carry in a button id.
@@ -117,7 +171,7 @@ function answerButtonsFields(
 		return { problem: 'this n8n\'s resume token has a form this package does not know' };
 	}
 	const labels = approvalLabels(approval);
-	const decisions: ChatDecision[] = approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
+	const decisions = offeredDecisions(approval);
 	const executionId = context.getExecutionId();
 	const buttons = decisions.map((decision) => ({
 		id: answerButtonId(botToken, { executionId, decision, chatId, resumeToken }),
@@ -147,15 +201,20 @@ export async function sendAnswerButtons(
 	call: ItemCall,
 ): Promise<{ sent: IDataObject } | { problem: string }> {
 	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
-	const buttons = answerButtonsFields(context, itemIndex, answerIn, String(base.chat_id), approval, botToken);
+	const chatId = String(base.chat_id);
+	const buttons = answerButtonsFields(context, itemIndex, answerIn, chatId, approval, botToken);
 	if ('problem' in buttons) return buttons;
+	if (!recordQuestion(context, chatId)) return { problem: 'n8n cannot keep the question\'s chat in the execution\'s custom data (it keeps at most 10 keys)' };
 	const body: IDataObject = { ...base, text: message.text, ...buttons.fields };
 	if (message.metadata && message.metadata.meta_data_parts.length > 0) body.metadata = message.metadata as unknown as IDataObject;
 	const sent = await callRubika(context, 'sendMessage', body, call).then(
 		(data) => ({ sent: data }),
 		(error: unknown) => ({ error }),
 	);
-	if ('sent' in sent) return sent;
+	if ('sent' in sent) {
+		recordQuestion(context, chatId, String(sent.sent.message_id ?? ''));
+		return sent;
+	}
 	if (!isRefusal(sent.error, 'INVALID_INPUT')) throw sent.error as NodeApiError;
 	return { problem: `Rubika refused the answer buttons: ${(sent.error as Error).message}` };
 }
@@ -170,8 +229,10 @@ function allowedSenders(value: unknown): string[] {
 
 /**
  * The waiting node's webhook when the question was answered in the chat: only a tap a Rubika trigger of this
- * bot forwarded, for this execution, counts. Anything else — a link from an older version, someone calling
- * the resume address with a button's token — decides nothing.
+ * bot forwarded, on a button this question carried, in its chat, counts. Anything else — a link from an
+ * older version, someone calling the resume address with a button's token, a button edited or sent from
+ * elsewhere — decides nothing. The node changes nothing in the chat: its answer (ChatAnswerReply) tells the
+ * trigger what to show, and n8n sends that answer only once it has accepted the resume.
  */
 export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn, botToken: string): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
@@ -180,8 +241,25 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 		return { noWebhookResponse: true };
 	};
 	const request = this.getRequestObject();
-	const question = { executionId: this.getExecutionId(), resumeToken: resumeTokenOf(this) };
-	const problem = request.method === 'POST' ? tapProblem(botToken, this.getBodyData(), question, Date.now()) : 'not a tap';
+	const approval = this.getNodeParameter('approvalOptions.values', {}) as IDataObject;
+	const asked = recordedQuestion(this);
+	const problem =
+		request.method !== 'POST'
+			? 'not a tap'
+			: asked === undefined
+				? 'the chat this execution asked in is unknown (its custom data has no rubika_question)'
+				: tapProblem(
+						botToken,
+						this.getBodyData(),
+						{
+							executionId: this.getExecutionId(),
+							resumeToken: resumeTokenOf(this),
+							decisions: offeredDecisions(approval),
+							chatId: asked.chatId,
+							messageId: answerIn === 'inlineButtons' ? asked.messageId : undefined,
+						},
+						Date.now(),
+					);
 	if (problem !== undefined) {
 		this.logger.warn(`Rubika Send and Wait: refused an answer that is not a genuine tap (${problem})`);
 		return answer(403, { status: 'refused', reason: problem });
@@ -190,14 +268,13 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const allowed = allowedSenders(options.allowedUserIds);
 	if (allowed.length > 0 && !allowed.includes(tap.sender_id ?? '')) {
-		await replyIgnoringFailure(this, tap, String(options.unauthorizedReply ?? DEFAULT_UNAUTHORIZED_REPLY));
-		return answer(200, { status: 'unauthorized' });
+		const unauthorized: ChatAnswerReply = { status: 'unauthorized', removeButtons: false, reply: String(options.unauthorizedReply ?? DEFAULT_UNAUTHORIZED_REPLY) };
+		return answer(200, unauthorized as unknown as IDataObject);
 	}
-	const labels = approvalLabels(this.getNodeParameter('approvalOptions.values', {}) as IDataObject);
 	const sender = await senderName(this, tap);
 	const after = (AFTER_DECISION as readonly unknown[]).includes(options.afterDecision) ? (options.afterDecision as AfterDecision) : 'showOutcome';
-	if (after !== 'leave') await removeButtons(this, tap, answerIn);
-	if (after === 'showOutcome') await replyIgnoringFailure(this, tap, `${labels[tap.decision]} — ${sender ?? tap.sender_id ?? ''}`.trim());
+	const outcome = `${approvalLabels(approval)[tap.decision]} — ${sender ?? tap.sender_id ?? ''}`.trim();
+	const resumed: ChatAnswerReply = { status: 'resumed', removeButtons: after !== 'leave', reply: after === 'showOutcome' ? outcome : '' };
 	const data: IDataObject = {
 		approved: tap.decision === 'approve',
 		respondedAt: new Date().toISOString(),
@@ -207,7 +284,7 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 		chat_id: tap.chat_id,
 		message_id: tap.message_id,
 	};
-	return { webhookResponse: { status: 'resumed' }, workflowData: [[{ json: { data } }]] };
+	return { webhookResponse: resumed, workflowData: [[{ json: { data } }]] };
 }
 
 /** The answering person's name where Rubika gives one: in a private chat the chat is that person. */
@@ -218,31 +295,5 @@ async function senderName(context: IWebhookFunctions, tap: ChatAnswerTap): Promi
 		return senderOf({ ...chat }).full_name ?? chat?.title ?? undefined;
 	} catch {
 		return undefined;
-	}
-}
-
-/** The buttons go once answered; a failure is only logged (the decision stands). */
-async function removeButtons(context: IWebhookFunctions, tap: ChatAnswerTap, answerIn: ChatAnswerIn): Promise<void> {
-	try {
-		if (answerIn === 'chatKeypad') {
-			await callRubika(context, 'editChatKeypad', { chat_id: tap.chat_id, chat_keypad_type: 'Remove' });
-		} else if (tap.message_id !== null) {
-			await callRubika(context, 'editMessageKeypad', { chat_id: tap.chat_id, message_id: tap.message_id, inline_keypad: { rows: [] } });
-		}
-	} catch (error) {
-		context.logger.warn(`Rubika Send and Wait: could not remove the answer buttons (${(error as Error).message})`);
-	}
-}
-
-async function replyIgnoringFailure(context: IWebhookFunctions, tap: ChatAnswerTap, text: string): Promise<void> {
-	if (text.trim() === '') return;
-	try {
-		await callRubika(context, 'sendMessage', {
-			chat_id: tap.chat_id,
-			text,
-			...(tap.message_id !== null ? { reply_to_message_id: tap.message_id } : {}),
-		});
-	} catch (error) {
-		context.logger.warn(`Rubika Send and Wait: could not reply in the chat (${(error as Error).message})`);
 	}
 }

@@ -1,13 +1,18 @@
 /**
  * Taps on Send and Wait's answer buttons, as the triggers see them: not an update for the trigger's workflow
  * but the answer a waiting execution is waiting for. The trigger posts the tap to that execution's resume
- * address (../chatAnswers.ts says why that is safe) and starts nothing itself.
+ * address (../chatAnswers.ts says why that is safe) and starts nothing itself. When n8n has accepted the tap,
+ * the trigger shows the outcome in the chat, as the waiting node asked: only the tap n8n accepted does, once.
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions, ITriggerFunctions } from 'n8n-workflow';
 
-import type { AnswerButton } from '../chatAnswers';
-import { isGenuineAnswerButton, readAnswerButton, signTap } from '../chatAnswers';
+import type { AnswerButton, ChatAnswerReply } from '../chatAnswers';
+import { readAnswerButton, resumeTokenOfTap, signTap } from '../chatAnswers';
+import { isPlainObject } from '../json';
+import { callRubika } from '../transport';
+import type { CallOptions } from '../transport/retry';
 import type { UpdateItem } from './item';
+import { INLINE_MESSAGE_TYPE } from './raw';
 
 type TriggerContext = ITriggerFunctions | IWebhookFunctions;
 
@@ -41,18 +46,20 @@ export function waitingAddressOf(context: TriggerContext): string | undefined {
 }
 
 /** The resume address of the execution a button was made for. */
-function resumeAddressFor(waitingAddress: string, button: AnswerButton): string {
-	const address = `${waitingAddress}/${encodeURIComponent(button.executionId)}`;
-	return button.resumeToken !== undefined ? `${address}?signature=${button.resumeToken}` : address;
+function resumeAddressFor(waitingAddress: string, executionId: string, resumeToken: string | undefined): string {
+	const address = `${waitingAddress}/${encodeURIComponent(executionId)}`;
+	return resumeToken !== undefined ? `${address}?signature=${resumeToken}` : address;
 }
 
 const ATTEMPTS = 3;
 
 /**
- * Hands a tap to the execution it was made for (`waitingAddress` from waitingAddressOf). n8n answers 409 for
- * an execution that already went on (a second tap, or one after the time limit) and 404 for one that is gone:
- * those taps decide nothing. Only a failure to reach n8n is tried again; the person can tap again in any case,
- * the buttons stay until answered. Never throws: a tap that cannot be handed on must not stop the trigger.
+ * Hands a tap to the execution it was made for (`waitingAddress` from waitingAddressOf), then shows what the
+ * waiting node answered in the chat. n8n answers 409 for an execution that already went on (a second tap, or
+ * one after the time limit), 500 for one another tap is resuming at this moment, and 404 for one that is
+ * gone: those taps decide nothing and show nothing. Only a failure to reach n8n is tried again; the person can
+ * tap again in any case, the buttons stay until answered. Never throws: a tap that cannot be handed on must not
+ * stop the trigger. `options`: the trigger's own call options (its resolved credential, its stop signal).
  */
 export async function handOnAnswerTap(
 	context: TriggerContext,
@@ -60,9 +67,11 @@ export async function handOnAnswerTap(
 	botToken: string,
 	item: UpdateItem,
 	button: AnswerButton,
+	options: CallOptions = {},
 ): Promise<TapOutcome> {
 	const chatId = item.chat_id ?? '';
-	if (!isGenuineAnswerButton(botToken, button, chatId)) {
+	const proof = resumeTokenOfTap(botToken, button, chatId);
+	if (proof === undefined) {
 		context.logger.warn(`Rubika: ignored a tap on an answer button that this bot did not make for chat ${chatId}`);
 		return 'forged';
 	}
@@ -81,7 +90,7 @@ export async function handOnAnswerTap(
 	});
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: resumeAddressFor(waitingAddress, button),
+		url: resumeAddressFor(waitingAddress, button.executionId, proof.resumeToken),
 		body: body as unknown as IDataObject,
 		json: true,
 		returnFullResponse: true,
@@ -90,11 +99,13 @@ export async function handOnAnswerTap(
 	};
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		try {
-			const response = (await context.helpers.httpRequest(request)) as { statusCode: number; body?: { status?: string } };
-			const outcome = outcomeOf(response.statusCode, response.body?.status);
+			const response = (await context.helpers.httpRequest(request)) as { statusCode: number; body?: unknown };
+			const reply = replyOf(response.body);
+			const outcome = outcomeOf(response.statusCode, reply?.status);
 			if (outcome !== 'resumed') {
-				context.logger.info(`Rubika: a tap on an answer button for execution ${button.executionId} decided nothing (HTTP ${response.statusCode}, ${response.body?.status ?? outcome})`);
+				context.logger.info(`Rubika: a tap on an answer button for execution ${button.executionId} decided nothing (HTTP ${response.statusCode}, ${reply?.status ?? outcome})`);
 			}
+			if (reply !== undefined && response.statusCode === 200) await showInChat(context, item, reply, options);
 			if (outcome !== 'failed' || attempt === ATTEMPTS) return outcome;
 		} catch (error) {
 			if (attempt === ATTEMPTS) {
@@ -104,6 +115,40 @@ export async function handOnAnswerTap(
 		}
 	}
 	return 'failed';
+}
+
+/** The waiting node's answer (ChatAnswerReply), if the body is one. */
+function replyOf(body: unknown): ChatAnswerReply | undefined {
+	if (!isPlainObject(body)) return undefined;
+	const { status, removeButtons, reply } = body as Partial<ChatAnswerReply>;
+	if (status !== 'resumed' && status !== 'unauthorized') return undefined;
+	return { status, removeButtons: removeButtons === true, reply: typeof reply === 'string' ? reply : '' };
+}
+
+/**
+ * What the waiting node asked to show, in the chat of the tap and on its message: the buttons removed (the
+ * message's for a tap under it, else the chat keypad), a reply. Where comes from the tap, never from the
+ * answer. Failures are only logged: the decision stands.
+ */
+async function showInChat(context: TriggerContext, tap: UpdateItem, reply: ChatAnswerReply, options: CallOptions): Promise<void> {
+	const chatId = tap.chat_id;
+	if (chatId === null) return;
+	const underMessage = tap.type === INLINE_MESSAGE_TYPE;
+	try {
+		if (reply.removeButtons && !underMessage) await callRubika(context, 'editChatKeypad', { chat_id: chatId, chat_keypad_type: 'Remove' }, options);
+		if (reply.removeButtons && underMessage && tap.message_id !== null) {
+			await callRubika(context, 'editMessageKeypad', { chat_id: chatId, message_id: tap.message_id, inline_keypad: { rows: [] } }, options);
+		}
+	} catch (error) {
+		context.logger.warn(`Rubika Send and Wait: could not remove the answer buttons (${(error as Error).message})`);
+	}
+	if (reply.reply.trim() === '') return;
+	try {
+		// A reply to the tap: the question for a tap under it, the tap's own message on the keypad.
+		await callRubika(context, 'sendMessage', { chat_id: chatId, text: reply.reply, ...(tap.message_id !== null ? { reply_to_message_id: tap.message_id } : {}) }, options);
+	} catch (error) {
+		context.logger.warn(`Rubika Send and Wait: could not reply in the chat (${(error as Error).message})`);
+	}
 }
 
 function outcomeOf(statusCode: number, status: string | undefined): TapOutcome {
