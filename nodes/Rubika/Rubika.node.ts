@@ -153,9 +153,9 @@ export class Rubika implements INodeType {
 			timeoutSeconds?: number;
 			rateLimitWaitSeconds?: number;
 		};
-		// Created once for the execution and handed to every item: one rate-limit gate paces every request under
-		// Max Requests per Second, and parallel requests wait out a refusal together.
-		const calls = executionCallOptions({
+		// Created once for the execution and handed to every item: the bot's rate-limit gate, shared with every
+		// other execution for the bot in this process, paces every request.
+		const calls = await executionCallOptions(this, {
 			retry: { maxAttempts: (options.retries ?? 3) + 1 },
 			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
 			rateLimit: {
