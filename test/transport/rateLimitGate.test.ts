@@ -162,12 +162,12 @@ describe('the learned pace', () => {
 		for (const gap of gaps(await starts(gate, 4))) expect(gap).toBeCloseTo(1000 / (8 * 0.85), 6);
 	});
 
-	test('climbs back to 98.5 % of the refused rate, then probes above it, slowly and then faster', async () => {
+	test('climbs back to 98 % of the refused rate, then probes above it, slowly and then faster', async () => {
 		const gate = new RateLimitGate(clock);
 		await succeedInTurn(gate, 20);
 		gate.refused(at(clock.now()), 0, 120_000);
 		expect(await paceOf(gate)).toBeCloseTo(17, 6);
-		const settled = 20 * 0.985;
+		const settled = 20 * 0.98;
 		// One request at a time, each held back by the pace: the pace each one started at.
 		const sent = await succeedInTurn(gate, 1000);
 		const paces = gaps(sent.map(({ startedAt }) => startedAt)).map((gap) => 1000 / gap);
@@ -262,7 +262,7 @@ describe('the learned pace', () => {
 		};
 		await clock.run(Promise.all(Array.from({ length: 5 }, () => worker(4 * limit))));
 		expect(accepted).toHaveLength(20 * limit);
-		expect(gaps(accepted)).toContainEqual(expect.closeTo(1000 / (limit * 0.985), 6));
+		expect(gaps(accepted)).toContainEqual(expect.closeTo(1000 / (limit * 0.98), 6));
 	});
 });
 
