@@ -48,7 +48,7 @@ export interface CallOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The gate a Bot API call passes, with the settings of the execution it belongs to. */
-export interface Pacing {
+interface Pacing {
 	gate: RateLimitGate;
 	settings: RateLimitSettings;
 }
