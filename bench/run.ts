@@ -376,7 +376,7 @@ function renderB7(r: B7Result): string[] {
 	const rows = r.runs.map((run) => [
 		run.mode,
 		String(run.executions),
-		run.pacing === 'divided' ? `${run.maxPerSecond}/s each` : 'none (0)',
+		run.pacing === 'divided' ? `${run.maxPerSecond}/s set` : 'none (0)',
 		seconds(run.seconds),
 		`${(run.shareOfLimit * 100).toFixed(0)} %`,
 		count(run.lost),
@@ -389,9 +389,10 @@ function renderB7(r: B7Result): string[] {
 		'',
 		'Real n8n 2.41.1 on PostgreSQL: regular mode (one process) and queue mode (Redis, main, webhook process, workers).',
 		'Each run starts the broadcasts at once through n8n\'s Webhook node, the audience split evenly; the sandbox counts.',
-		'"Share of the limit" is recipients served once per second ÷ the limit. Max Requests per Second is per execution:',
-		'"each" is the limit divided by the executions sending at once (what the README advises), "none" relies on the',
-		'node slowing down after TOO_REQUESTS.',
+		'"Share of the limit" is recipients served once per second ÷ the limit. The node paces per bot in each process: the',
+		'executions of one process share one pace and Max Requests per Second, each worker has its own. "Set" is the limit',
+		'divided by the processes that may send at once (what the README advises); "none" leaves the node to find the limit.',
+		'Every run sends from one bot, so each starts at the pace its process learned in the runs before.',
 		'',
 		table(['n8n', 'Executions at once', 'Max Requests per Second', 'Time', 'Share of the limit', 'Lost', 'Twice', 'TOO_REQUESTS', 'Failed executions'], rows),
 	];
@@ -430,6 +431,9 @@ function renderB2(runs: B2Result[]): string[] {
 	const allClean = nodeRuns.every(({ s }) => clean(s));
 	const met = nodeRuns.every((run) => share(run) >= B2.targets.shareOfLimit);
 	const first = runs[0];
+	const raws = runs.map((r) => ({ r, s: r.scenarios.find((s) => s.name === 'raw')! }));
+	const rawShares = raws.map((run) => `${(share(run) * 100).toFixed(1)} %`).join(', ') + ' of the limit';
+	const rawRefusals = raws.reduce((sum, { s }) => sum + s.audit.rateLimitedAnswers, 0);
 	return [
 		`## B2 — broadcasts under a rate limit the node is not told (${runs.map((r) => `${r.perSecond}`).join(', ')} requests/s)`,
 		'',
@@ -451,6 +455,9 @@ function renderB2(runs: B2Result[]): string[] {
 		`- Target: every broadcast of the node at ≥ ${Math.round(B2.targets.shareOfLimit * 100)} % of the limit, nothing lost, nothing sent twice: ` +
 			`**${met && allClean ? 'met' : 'not met'}** (lowest: ${(share(lowest) * 100).toFixed(1)} %, ${label[lowest.s.name].toLowerCase()} at ${lowest.r.perSecond}/s` +
 			`${allClean ? '; every recipient got exactly one message in every run' : '; **some runs lost or repeated messages**'}).`,
+		`- The raw loop sends exactly at the limit: a request that reaches the sandbox a millisecond earlier than the one a second`,
+		`  before it is refused, and the loop tries it again in its next slot, so it stays below the limit (${rawShares}, ${count(rawRefusals)}`,
+		'  TOO_REQUESTS in all). The node keeps 2 % under the rate it learned.',
 		'- A request refused with TOO_REQUESTS has no effect, so a retry cannot send a message twice. The node\'s pacer',
 		'  (nodes/shared/transport/rateLimit.ts) is one per bot for every execution in the process: the first refusal counts how many',
 		'  requests went through in the second before it, the pace settles at 98 % of that rate and probes above it slowly; two',
