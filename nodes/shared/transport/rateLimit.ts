@@ -44,9 +44,8 @@ export interface Admission {
 }
 
 /**
- * A refusal takes the pace to 85 % of the rate that was refused. A deeper cut (TCP halves, the earlier gate took
- * a quarter off) costs more while the pace climbs back; a shallower one keeps refusals coming while a burst
- * above the limit ends.
+ * A refusal takes the pace to 85 % of the rate that was refused. A deeper cut (TCP halves) costs more while the
+ * pace climbs back; a shallower one keeps refusals coming while a burst above the limit ends.
  */
 const DECREASE_FACTOR = 0.85;
 /**
