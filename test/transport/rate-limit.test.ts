@@ -85,11 +85,12 @@ describe('one gate per bot, for every execution in the process', () => {
 		const sends = bot.sends().slice(before);
 		expect(spanOfFirst(sends, 5)).toBeGreaterThan(4 * 200 - 2 * 100);
 
-		// A bot the process never saw refused is not paced: its five start at once.
+		// A bot the process never saw refused is not paced: its five start at once (well under the 800 ms above,
+		// even on a busy machine).
 		bot = newBot(t.sandbox);
 		const others = bot.recipients(5);
 		expect((await bot.broadcast(others, { concurrency: 5 })).error).toBeUndefined();
-		expect(spanOfFirst(bot.sends(), 5)).toBeLessThan(150);
+		expect(spanOfFirst(bot.sends(), 5)).toBeLessThan(400);
 	});
 
 	test('two broadcasts of one bot at once: every recipient gets exactly one message, and both succeed', async () => {
