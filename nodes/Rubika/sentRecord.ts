@@ -21,7 +21,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
 import { CAMPAIGN_FIELD } from './actions/message/common';
-import type { RubikaOperation } from './actions/types';
+import type { RubikaOperation, SentParts } from './actions/types';
 import { readString } from './helpers/params';
 
 /**
@@ -174,6 +174,25 @@ export class SentRecord {
 		if (problem) throw problem;
 	}
 
+	/**
+	 * The record of the messages of one item that sends several (SentParts), or undefined when the item is not
+	 * sent under a campaign. A message is recorded under its chat's key and its label, so another campaign, chat
+	 * or text never matches it.
+	 */
+	partsOf(itemIndex: number): SentParts | undefined {
+		const send = this.toSend.get(itemIndex);
+		const { store } = this;
+		if (!send || !store) return undefined;
+		const keyOf = (label: string) => `${send.key}\u0000${label}`;
+		return {
+			sentBefore: async (labels) => {
+				const found = await findAlreadySent(this.context, store, this.row, labels.map(keyOf));
+				return new Set(labels.filter((label) => found.has(keyOf(label))));
+			},
+			delivered: (labels) => this.record(labels.map(keyOf)),
+		};
+	}
+
 	/** Recording failed: sending more would deliver messages a re-run sends again, so the run stops. */
 	stopReason(): NodeOperationError | undefined {
 		return this.failure;
@@ -185,8 +204,11 @@ export class SentRecord {
 	 */
 	delivered(itemIndex: number): void {
 		const send = this.toSend.get(itemIndex);
-		if (!send) return;
-		this.deliveredKeys.add(send.key);
+		if (send) this.record([send.key]);
+	}
+
+	private record(keys: string[]): void {
+		for (const key of keys) this.deliveredKeys.add(key);
 		this.unrecorded = true;
 		if (!this.recording && !this.failure) this.recording = this.recordUntilDone();
 	}
