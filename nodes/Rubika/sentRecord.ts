@@ -15,6 +15,10 @@
  * What a user can rely on: a re-run after a crash skips every chat that was recorded; at most the messages
  * delivered since the last recording call finished (the ones in flight, typically 1 to a few with Parallel
  * Requests) are sent twice; executions of the same workflow and node running at once share one record.
+ *
+ * An item that sends several messages (a long text) records its chat only once all of them went. When one
+ * fails, those sent before it are recorded under the chat's key and their content (`partsOf`), and a re-run
+ * of the item sends only the rest; a crash between two of them records nothing of the item.
  */
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

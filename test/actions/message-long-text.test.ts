@@ -122,6 +122,12 @@ describe('Send Text: a text longer than one message', () => {
 		);
 	});
 
+	test('Long Text "Refuse": too long is said before too many parts', async () => {
+		const text = Array.from({ length: 1000 }, () => '**bold**').join(' ');
+		const result = await run(sendText({ text, formatting: 'markdown', textOptions: { longText: 'refuse' } }));
+		expectRefused(result, /^Text: is 4999 characters long/);
+	});
+
 	test('Long Text "Refuse" lets a text of exactly the limit through: the sandbox at its default takes it', async () => {
 		const result = await run(sendText({ text: 'ب'.repeat(MAX_TEXT_LENGTH), textOptions: { longText: 'refuse' } }));
 		expect(result.error).toBeUndefined();

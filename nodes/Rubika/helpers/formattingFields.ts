@@ -202,11 +202,13 @@ export function readFormattedPieces(
 	options: ReadTextOptions & { field: string; longText: LongText },
 ): { text: string; pieces: FormattedText[] } {
 	return withInputErrors(this, itemIndex, () => {
-		const split = options.longText === 'split';
-		const formatted = readFormatted(this, itemIndex, textParameterName, options, { oneMessage: !split });
+		const formatted = readFormatted(this, itemIndex, textParameterName, options, { oneMessage: false });
 		if (formatted.text.trim() === '') return { text: formatted.text, pieces: [] };
-		if (!split) {
+		if (options.longText === 'refuse') {
+			// Too long is said first: it is what the user chose to be told about.
 			refuseTooLong(formatted.text, options.field, 'choose Text Options → Long Text "Split Into Several Messages", or shorten it');
+			const formatting = parameter(this, 'formatting', itemIndex, 'none') as string;
+			validateMetadataParts(formatted.text, formatted.parts, partsFieldOf(formatting));
 			return { text: formatted.text, pieces: [formatted] };
 		}
 		const pieces = splitFormattedText(formatted, { maxLength: MAX_TEXT_LENGTH, maxParts: MAX_METADATA_PARTS, field: options.field });
@@ -248,6 +250,11 @@ function refuseTooLong(text: string, field: string, hint: string): void {
 	);
 }
 
+/** The field whose parts a Formatting's errors name. */
+function partsFieldOf(formatting: string): string {
+	return CONVERSIONS.get(formatting)?.field ?? (formatting === 'builder' ? PARTS_FIELD : JSON_FIELD);
+}
+
 /** The text as it is sent and its formatting parts, checked against that text, for the chosen Formatting. */
 function applyFormatting(
 	context: IExecuteFunctions,
@@ -257,20 +264,21 @@ function applyFormatting(
 	oneMessage: boolean,
 ): FormattedText {
 	const conversion = CONVERSIONS.get(formatting);
+	const field = partsFieldOf(formatting);
 	if (conversion !== undefined) {
 		const converted = conversion.convert(text);
-		validateMetadataParts(converted.text, converted.parts, conversion.field, { oneMessage });
+		validateMetadataParts(converted.text, converted.parts, field, { oneMessage });
 		return converted;
 	}
 	if (formatting === 'builder') {
 		const value = parameter(context, 'formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
 		const parts = (value.part ?? []).map(fromBuilderPart);
-		validateMetadataParts(text, parts, PARTS_FIELD, { oneMessage });
+		validateMetadataParts(text, parts, field, { oneMessage });
 		return { text, parts };
 	}
 	if (formatting === 'json') {
-		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), JSON_FIELD);
-		validateMetadataParts(text, parts, JSON_FIELD, { oneMessage });
+		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), field);
+		validateMetadataParts(text, parts, field, { oneMessage });
 		return { text, parts };
 	}
 	return { text, parts: [] };

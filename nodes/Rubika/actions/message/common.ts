@@ -19,7 +19,8 @@ const TEXT_FIELD = 'Text';
 const REPLY_TO_FIELD = 'Reply To Message ID';
 
 /** The Chat ID description of the send operations. */
-export const SEND_TO_CHAT_DESCRIPTION = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)';
+export const SEND_TO_CHAT_DESCRIPTION =
+	"Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel): a trigger's chat_id. A user ID (u0…) is not a chat ID.";
 
 export function messageIdProperty(description: string): INodeProperties {
 	return idProperty(MESSAGE_ID_FIELD, 'messageId', '1234567890123456789', description);
