@@ -15,7 +15,7 @@ export type LinkButtonsMode = 'accept' | 'reject';
 type TextLengthUnit = 'codePoints' | 'utf16';
 
 /** How updateBotEndpoints removes an endpoint (facts §4: Rubika documents no way). */
-export const ENDPOINT_REMOVALS = ['none', 'emptyUrl', 'nullUrl'] as const;
+const ENDPOINT_REMOVALS = ['none', 'emptyUrl', 'nullUrl'] as const;
 type EndpointRemoval = (typeof ENDPOINT_REMOVALS)[number];
 
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */

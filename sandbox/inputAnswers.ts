@@ -16,7 +16,7 @@ export const INPUT_BUTTON_TYPES = {
 	number: ['NumberPicker'],
 	item: ['StringPicker'],
 	phoneNumber: ['AskMyPhoneNumber', 'MyPhoneNumber'],
-	location: ['Location', 'AskMyLocation', 'AskLocation', 'MyLocation'],
+	location: ['AskMyLocation', 'AskLocation', 'MyLocation', 'Location'],
 } as const;
 export type InputKind = keyof typeof INPUT_BUTTON_TYPES;
 
@@ -24,7 +24,10 @@ export type InputKind = keyof typeof INPUT_BUTTON_TYPES;
 export interface InputAnswerValues {
 	/** Textbox: what they typed. */
 	text?: string;
-	/** Calendar: the date they picked, `YYYY-MM-DD` in the button's calendar (a Persian year for DatePersian). */
+	/**
+	 * Calendar: the date they picked in the button's calendar (a Persian year for DatePersian), `YYYY-MM-DD` or
+	 * `YYYY/MM/DD`; the answer carries it as written (how Rubika writes it is unknown, facts §11).
+	 */
 	date?: string;
 	/** NumberPicker: the number they picked. */
 	number?: string | number;
@@ -43,7 +46,7 @@ export interface InputAnswerContent {
 	contact_message?: ContactMessage;
 }
 
-export function inputKindOf(type: unknown): InputKind | undefined {
+function inputKindOf(type: unknown): InputKind | undefined {
 	return (Object.keys(INPUT_BUTTON_TYPES) as InputKind[]).find((kind) => (INPUT_BUTTON_TYPES[kind] as readonly unknown[]).includes(type));
 }
 
@@ -95,9 +98,9 @@ function typedText(text: string, textbox: Record<string, unknown>): string {
 }
 
 function pickedDate(date: string, calendar: Record<string, unknown>): string {
-	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-	const [year, month, day] = match ? match.slice(1).map(Number) : [];
-	if (!match || month < 1 || month > 12 || day < 1 || day > 31) throw new ActionError(`date must be YYYY-MM-DD; got ${JSON.stringify(date)}`);
+	const match = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})$/.exec(date);
+	const [year, month, day] = match ? [match[1], match[3], match[4]].map(Number) : [];
+	if (!match || month < 1 || month > 12 || day < 1 || day > 31) throw new ActionError(`date must be YYYY-MM-DD or YYYY/MM/DD; got ${JSON.stringify(date)}`);
 	const [min, max] = [Number(calendar.min_year), Number(calendar.max_year)];
 	if ((calendar.min_year !== undefined && year < min) || (calendar.max_year !== undefined && year > max)) {
 		throw new ActionError(`this Calendar offers the years ${String(calendar.min_year ?? '…')} to ${String(calendar.max_year ?? '…')}; got ${year}`);

@@ -93,7 +93,7 @@ test('an answer the button would not let the person give is refused, and nothing
 	expect(() => answer('name', { text: 'two\nlines' })).toThrow('SingleLine');
 	expect(() => answer('age', { text: 'thirty' })).toThrow('Number keypad');
 	expect(() => answer('day', { date: '1399-01-01' })).toThrow('years 1400 to 1410');
-	expect(() => answer('day', { date: '12/05/1403' })).toThrow('YYYY-MM-DD');
+	expect(() => answer('day', { date: '12/05/1403' })).toThrow('YYYY-MM-DD or YYYY/MM/DD');
 	expect(() => answer('count', { number: 11 })).toThrow('1 to 10');
 	expect(() => answer('size', { item: 'XL' })).toThrow('["S","M","L"]');
 	expect(() => answer('phone', { phoneNumber: 'call me' })).toThrow('digits');
