@@ -378,6 +378,7 @@ class InteractiveRun {
 		const idPaths = buttonId === undefined ? [] : updates.flatMap((update) => pathsHolding(update, buttonId));
 		// Paths as within one update, like the shape's.
 		const inOne = paths.map((path) => path.replace(/^\[\]\./, ''));
+		this.say(`  → ${outcome}${updates.length > 0 ? ` (${updates.length} update${updates.length === 1 ? '' : 's'} recorded)` : ''}`);
 		findings.steps.push({ ...about, outcome, updates: list, shape: elementShape(list), masked: [...new Set(inOne)], buttonIdAt: [...new Set(idPaths)] });
 	}
 
