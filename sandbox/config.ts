@@ -4,12 +4,15 @@
  * so the node can be tested against each.
  */
 import type { FileType, RubikaMethod } from '../nodes/shared/types';
-import { FILE_SIZE_LIMITS, FILE_TYPES, RUBIKA_METHODS } from '../nodes/shared/types';
+import { FILE_SIZE_LIMITS, FILE_TYPES, MAX_TEXT_LENGTH, RUBIKA_METHODS } from '../nodes/shared/types';
 
 export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
 
 /** Whether keypad buttons may carry `button_link` (known from one library only, facts §2/§3). */
 export type LinkButtonsMode = 'accept' | 'reject';
+
+/** How the sandbox counts a text's length against maxTextLength. */
+type TextLengthUnit = 'codePoints' | 'utf16';
 
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
@@ -121,6 +124,21 @@ export interface SandboxConfig {
 	 * unless "receive all" is on in @BotFather (facts §5). false = receive all (the friendlier default).
 	 */
 	groupPrivacy: boolean;
+	/**
+	 * Longest text a message may carry (sendMessage's and editMessageText's `text`, sendFile's caption); longer
+	 * is INVALID_INPUT. facts §7: 4,096 "characters" by one library; null = no limit.
+	 */
+	maxTextLength: number | null;
+	/**
+	 * What maxTextLength counts (facts §7: unknown): 'codePoints' as the library's Python `len` does (an emoji
+	 * is 1), or 'utf16' as formatting offsets do (an emoji is 2).
+	 */
+	textLengthUnit: TextLengthUnit;
+	/**
+	 * Keypads in groups and channels (facts §7: one library says Rubika refuses them with INVALID_INPUT):
+	 * 'reject' answers INVALID_INPUT to a send, editMessageKeypad or editChatKeypad carrying a keypad there.
+	 */
+	keypadsInGroups: 'accept' | 'reject';
 	/** Sending into a private chat whose user stopped the bot answers INVALID_ACCESS (unknown in the facts). */
 	rejectSendAfterStop: boolean;
 	/** Most API request log entries kept (oldest dropped first). */
@@ -155,6 +173,9 @@ export function defaultConfig(): SandboxConfig {
 		maxUpdatesLimit: 100,
 		unknownOffset: 'error',
 		groupPrivacy: false,
+		maxTextLength: MAX_TEXT_LENGTH,
+		textLengthUnit: 'codePoints',
+		keypadsInGroups: 'accept',
 		rejectSendAfterStop: false,
 		requestLogLimit: 100_000,
 	};
@@ -212,6 +233,9 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
+		'maxTextLength',
+		'textLengthUnit',
+		'keypadsInGroups',
 	]);
 	for (const key of Object.keys(input)) {
 		if (!known.has(key)) throw new Error(`unknown config key "${key}"`);
@@ -264,6 +288,16 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	}
 	if ('unpinAllMessageId' in input && !['ignore', 'require'].includes(input.unpinAllMessageId as string)) {
 		throw new Error('unpinAllMessageId must be ignore or require');
+	}
+	if ('maxTextLength' in input && input.maxTextLength !== null) {
+		const length = input.maxTextLength;
+		if (typeof length !== 'number' || !Number.isInteger(length) || length < 1) throw new Error('maxTextLength must be null or a whole number >= 1');
+	}
+	if ('textLengthUnit' in input && !['codePoints', 'utf16'].includes(input.textLengthUnit as string)) {
+		throw new Error('textLengthUnit must be codePoints or utf16');
+	}
+	if ('keypadsInGroups' in input && !['accept', 'reject'].includes(input.keypadsInGroups as string)) {
+		throw new Error('keypadsInGroups must be accept or reject');
 	}
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');

@@ -131,8 +131,8 @@ function buttonLinkMessage(problem: ButtonLinkProblem, buttonPath: string, butto
 			return `${path} must be one of ${BUTTON_LINK_TYPES.join(', ')}; got ${JSON.stringify(value)}`;
 		case 'urlMissing':
 			return `${path} is required for type url and must be a non-empty string, got ${describe(value)}`;
-		case 'urlNotHttp':
-			return `${path} must be an absolute http(s) URL; got ${JSON.stringify(value)}`;
+		case 'badUrl':
+			return `${path} must be an absolute http(s) URL or a rubika:// link; got ${JSON.stringify(value)}`;
 		case 'otherLinkTypeField':
 			return `${path} is only allowed for type ${problem.path.endsWith('link_url') ? 'url' : 'joinchannel'}`;
 		case 'badUsername':
@@ -199,6 +199,16 @@ export function validateKeypad(value: unknown, path: string, kind: 'inline' | 'c
 		}
 	}
 	return structuredClone(keypad) as unknown as Keypad;
+}
+
+/** A message's text (or caption) within `maxTextLength`, counted in `textLengthUnit` (facts §7: both unknown). */
+export function checkTextLength(text: string | undefined, field: string, rules: Pick<SandboxConfig, 'maxTextLength' | 'textLengthUnit'>): void {
+	if (text === undefined || rules.maxTextLength === null) return;
+	const length = rules.textLengthUnit === 'utf16' ? text.length : [...text].length;
+	if (length > rules.maxTextLength) {
+		const unit = rules.textLengthUnit === 'utf16' ? 'UTF-16 code units' : 'characters';
+		throw invalidInput(`${field} is ${length} ${unit} long; at most ${rules.maxTextLength} are allowed`);
+	}
 }
 
 /** Length in UTF-16 code units, which is what the service counts (an emoji is 2) and what JS strings use. */
