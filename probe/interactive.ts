@@ -230,17 +230,17 @@ class InteractiveRun {
 			if (!input.type) continue;
 			this.ask(input.kind, `${input.ask(input.type)} It is on the keypad below the message box (open it with the keypad icon if it is hidden).`);
 			const { outcome, updates } = await this.waitForPerson('answer');
-			this.record(findings, { key: input.kind, buttonType: input.type, keypad: 'chat', buttonId: probeButtonId(input.type, 'chat') }, outcome, updates);
+			this.record(findings, { key: input.kind, buttonType: input.type, keypad: 'chat', buttonIds: [probeButtonId(input.type, 'chat')] }, outcome, updates);
 		}
 		this.ask(
 			'inline',
 			'Under the message "…the input buttons again, under this message", use "Textbox" (and any other you like), then press Enter here. Answers on an inline keypad may reach only a webhook (docs/api-facts.md §5); if nothing arrives, that is recorded too.',
 		);
 		const inline = await this.waitForPerson('collect');
-		this.record(findings, { key: 'inline', keypad: 'inline' }, inline.outcome, inline.updates);
+		this.record(findings, { key: 'inline', keypad: 'inline', buttonIds: inlineTypes.map((type) => probeButtonId(type, 'inline')) }, inline.outcome, inline.updates);
 		this.ask('others', 'Try any other button of the keypad below the message box (camera, gallery, file, barcode, selection, payment…), then press Enter here.');
 		const others = await this.waitForPerson('collect');
-		this.record(findings, { key: 'others', keypad: 'chat' }, others.outcome, others.updates);
+		this.record(findings, { key: 'others', keypad: 'chat', buttonIds: accepted.map((type) => probeButtonId(type, 'chat')) }, others.outcome, others.updates);
 	}
 
 	private async showChatKeypad(types: readonly string[]): Promise<{ ok: boolean }> {
@@ -368,14 +368,14 @@ class InteractiveRun {
 	/** Keeps what a step brought, masked (mask.ts), with its shape and where the probe's button id came back. */
 	private record(
 		findings: InteractiveFindings,
-		step: Pick<InteractiveStep, 'key' | 'buttonType' | 'keypad'> & { buttonId?: string },
+		step: Pick<InteractiveStep, 'key' | 'buttonType' | 'keypad'> & { buttonIds?: string[] },
 		outcome: InteractiveStep['outcome'],
 		updates: ChatUpdate[],
 	): void {
-		const { buttonId, ...about } = step;
+		const { buttonIds = [], ...about } = step;
 		const { value, paths } = masked(updates);
 		const list = value as unknown[];
-		const idPaths = buttonId === undefined ? [] : updates.flatMap((update) => pathsHolding(update, buttonId));
+		const idPaths = updates.flatMap((update) => buttonIds.flatMap((id) => pathsHolding(update, id)));
 		// Paths as within one update, like the shape's.
 		const inOne = paths.map((path) => path.replace(/^\[\]\./, ''));
 		this.say(`  → ${outcome}${updates.length > 0 ? ` (${updates.length} update${updates.length === 1 ? '' : 's'} recorded)` : ''}`);

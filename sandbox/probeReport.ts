@@ -174,7 +174,7 @@ export interface InteractiveStep {
 	shape: Record<string, string>;
 	/** Paths whose values were masked. */
 	masked: string[];
-	/** Where the id of the probe's button was found in them (`new_message.aux_data.button_id`). */
+	/** Where the id of a button the step asked for was found in them (`new_message.aux_data.button_id`). */
 	buttonIdAt: string[];
 }
 

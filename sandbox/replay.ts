@@ -69,10 +69,13 @@ function interactiveOptions(findings: InteractiveFindings, notes: string[]): San
 	if (typeof endpoint?.stopsPolling === 'boolean') options.endpointStopsPolling = endpoint.stopsPolling;
 	if (endpoint?.stopsPolling === true) options.endpointRemoval = endpoint.removedBy ?? 'none';
 	const step = (key: string) => findings.steps.find((candidate) => candidate.key === key && candidate.updates.length > 0);
-	const phone = messageIn(step('phoneNumber'));
+	// A shared number: a contact, or a text the probe masked as a phone number (not a word typed instead).
+	const phoneStep = step('phoneNumber');
+	const phone = messageIn(phoneStep);
 	if (phone?.contact_message) options.phoneAnswer = 'contactMessage';
-	else if (typeof phone?.text === 'string') options.phoneAnswer = 'text';
-	if (messageIn(step('inline'))) options.inlineInputAnswers = 'newMessage';
+	else if (typeof phone?.text === 'string' && phoneStep?.masked.some((path) => path.endsWith('.text'))) options.phoneAnswer = 'text';
+	// An answer under the inline keypad, known by the id of one of its buttons.
+	if (step('inline')?.buttonIdAt.length) options.inlineInputAnswers = 'newMessage';
 	else if (findings.steps.some((candidate) => candidate.key === 'inline' && candidate.outcome === 'done')) {
 		notes.push('no answer on the inline keypad came through getUpdates (it may reach only a webhook): inlineInputAnswers is left as it is');
 	}

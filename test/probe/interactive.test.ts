@@ -230,7 +230,11 @@ test('with every knob the other way, the run finds each of them, and the sandbox
 	expect(found.mentionInPrivateChat).toMatchObject({ accepted: true });
 	expect(step(found, 'phoneNumber').updates).toMatchObject([{ new_message: { text: '+000000000000', aux_data: { button_id: 'probe-AskMyPhoneNumber' } } }]);
 	expect(step(found, 'phoneNumber').masked).toEqual(['new_message.text']);
-	expect(step(found, 'inline')).toMatchObject({ outcome: 'done', updates: [{ new_message: { text: 'زیر پیام', aux_data: { button_id: 'probe-inline-Textbox' } } }] });
+	expect(step(found, 'inline')).toMatchObject({
+		outcome: 'done',
+		updates: [{ new_message: { text: 'زیر پیام', aux_data: { button_id: 'probe-inline-Textbox' } } }],
+		buttonIdAt: ['new_message.aux_data.button_id'],
+	});
 	expect(found.endpoint).toMatchObject({
 		host: new URL(receiver.url).host,
 		registered: { status: 'OK', endpointStatus: 'Done' },
@@ -337,4 +341,20 @@ test('typing quit stops the run, and the keypad and the probe\'s messages are re
 	expect(report.interactive?.steps.map((candidate) => candidate.key)).toEqual(['hello', 'text']);
 	expect(report.interactive?.textLength).toBeUndefined();
 	expectCleanedUp(t.sandbox);
+});
+
+test('a message typed instead of an answer is recorded, and the replay does not take it for one', async () => {
+	const report = await probe(
+		new SimulatedPerson(t.sandbox, {
+			phoneNumber: (person) => person.say('rather not'),
+			inline: (person) => {
+				person.say('where is it?');
+				person.type('');
+			},
+		}),
+	);
+	expect(step(report.interactive, 'phoneNumber')).toMatchObject({ outcome: 'arrived', masked: [], buttonIdAt: [], updates: [{ new_message: { text: 'rather not' } }] });
+	expect(step(report.interactive, 'inline')).toMatchObject({ buttonIdAt: [], updates: [{ new_message: { text: 'where is it?' } }] });
+	const { options } = replayOptions(report);
+	expect([options.phoneAnswer, options.inlineInputAnswers]).toEqual([undefined, undefined]);
 });
