@@ -72,7 +72,7 @@ const sendMessage: MethodHandler = (ctx, body) => {
 	const prepared = prepareSend(ctx, body);
 	const text = requireString(body, 'text');
 	checkTextLength(text, 'text', ctx.config);
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind) : undefined;
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind, ctx.config) : undefined;
 	return { message_id: commitSend(ctx, prepared, { text, metadata }).message_id };
 };
 
@@ -126,7 +126,7 @@ const sendFile: MethodHandler = (ctx, body) => {
 	if (!file) throw invalidInput(`file_id: file ${fileId} not found`);
 	const text = optionalString(body, 'text');
 	checkTextLength(text, 'text', ctx.config);
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind) : undefined;
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind, ctx.config) : undefined;
 	const content = { file: fileView(file), ...(text ? { text } : {}), metadata };
 	return { message_id: commitSend(ctx, prepared, content).message_id };
 };
@@ -168,7 +168,7 @@ const editMessageText: MethodHandler = (ctx, body) => {
 	checkTextLength(text, 'text', ctx.config);
 	if (!isOwnMessage(ctx, message)) throw invalidAccess('the bot can only edit its own messages');
 	if (message.text === undefined && !message.file) throw invalidInput('this message has no text to edit');
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, chat.kind) : undefined;
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, chat.kind, ctx.config) : undefined;
 	message.text = text;
 	// Old ranges would not fit the new text.
 	if (metadata) message.metadata = metadata;
@@ -219,9 +219,18 @@ const setCommands: MethodHandler = (ctx, body) => {
 	return {};
 };
 
+/**
+ * Registers the address for one endpoint type. Removing one is undocumented (facts §4): with `endpointRemoval`
+ * 'emptyUrl' an empty url removes it, with 'nullUrl' a null or absent one; otherwise those are INVALID_INPUT.
+ */
 const updateBotEndpoints: MethodHandler = (ctx, body) => {
-	const url = requireString(body, 'url');
 	const type = requireEnum(body, 'type', UPDATE_ENDPOINT_TYPES);
+	const removal = ctx.config.endpointRemoval;
+	if ((removal === 'emptyUrl' && body.url === '') || (removal === 'nullUrl' && !present(body, 'url'))) {
+		ctx.bot.endpoints.delete(type);
+		return { status: 'Done' };
+	}
+	const url = requireString(body, 'url');
 	if (!isAcceptableEndpointUrl(url, ctx.config.requireHttpsEndpoints)) return { status: 'InvalidUrl' };
 	ctx.bot.endpoints.set(type, { type, url, registeredAt: ctx.state.clock() });
 	return { status: 'Done' };

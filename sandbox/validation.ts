@@ -6,7 +6,7 @@
 import type { BotCommand, Keypad, Metadata, MetadataPart } from '../nodes/shared/types';
 import { buttonLinkProblems } from '../nodes/shared/buttonLink';
 import type { ButtonLinkProblem } from '../nodes/shared/buttonLink';
-import { BUTTON_LINK_TYPES, BUTTON_TYPES, MAX_METADATA_PARTS, METADATA_TYPES } from '../nodes/shared/types';
+import { BUTTON_LINK_TYPES, BUTTON_TYPES, METADATA_TYPES } from '../nodes/shared/types';
 import type { LinkButtonsMode, OneTimeKeyboardSpelling, SandboxConfig } from './config';
 import { invalidInput } from './errors';
 import type { ChatKind } from './state';
@@ -216,17 +216,21 @@ function utf16Length(text: string): number {
 	return text.length;
 }
 
+/** The knobs that decide what formatting a message may carry. */
+type MetadataRules = Pick<SandboxConfig, 'maxMetadataParts' | 'mentionsOutsideGroups'>;
+
 /**
- * Formatting metadata (facts §7): at most 30 parts; each has a known type, an integer from_index ≥ 0, an
- * integer length > 0, and ends within the text in UTF-16 units; Link needs link_url, MentionText needs
- * mention_text_user_id and is only allowed in groups. One bad part rejects the whole request.
+ * Formatting metadata (facts §7): at most `maxMetadataParts` parts (30 documented); each has a known type, an
+ * integer from_index ≥ 0, an integer length > 0, and ends within the text in UTF-16 units; Link needs
+ * link_url, MentionText needs mention_text_user_id and is only allowed in groups (unless
+ * `mentionsOutsideGroups` is 'accept'). One bad part rejects the whole request.
  */
-export function validateMetadata(value: unknown, text: string | undefined, chatKind: ChatKind): Metadata {
+export function validateMetadata(value: unknown, text: string | undefined, chatKind: ChatKind, rules: MetadataRules): Metadata {
 	const metadata = asObject(value, 'metadata');
 	const parts = metadata.meta_data_parts;
 	if (!Array.isArray(parts)) throw invalidInput(`metadata.meta_data_parts must be an array, got ${describe(parts)}`);
-	if (parts.length > MAX_METADATA_PARTS) {
-		throw invalidInput(`metadata.meta_data_parts has ${parts.length} parts; at most ${MAX_METADATA_PARTS} are allowed`);
+	if (parts.length > rules.maxMetadataParts) {
+		throw invalidInput(`metadata.meta_data_parts has ${parts.length} parts; at most ${rules.maxMetadataParts} are allowed`);
 	}
 	if (parts.length > 0 && text === undefined) throw invalidInput('metadata needs a text to format');
 	const textLength = utf16Length(text ?? '');
@@ -256,7 +260,7 @@ export function validateMetadata(value: unknown, text: string | undefined, chatK
 			if (typeof part.mention_text_user_id !== 'string' || part.mention_text_user_id.trim() === '') {
 				throw invalidInput(`${path}.mention_text_user_id is required for MentionText`);
 			}
-			if (chatKind !== 'Group') throw invalidInput(`${path}: MentionText is only allowed in group chats`);
+			if (chatKind !== 'Group' && rules.mentionsOutsideGroups === 'reject') throw invalidInput(`${path}: MentionText is only allowed in group chats`);
 		} else if (part.mention_text_user_id !== undefined && part.mention_text_user_id !== null) {
 			throw invalidInput(`${path}.mention_text_user_id is only allowed for MentionText`);
 		}

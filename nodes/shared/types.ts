@@ -349,6 +349,8 @@ export interface InlineMessage {
 	text?: string | null;
 	file?: RubikaFile | null;
 	location?: Location | null;
+	/** Not in the documented model; rubka reads it here too (a shared phone number, facts §11). */
+	contact_message?: ContactMessage | null;
 	aux_data?: AuxData | null;
 	message_id: string;
 	chat_id: string;
