@@ -46,21 +46,46 @@ export async function runProbe(settings: ProbeSettings, token: string, log: (lin
 			await sandbox.close();
 		}
 	}
-	const report: ProbeReport = {
+	const report = reportOf({ settings, startedAt, run: real, exchanges: client.exchanges, findings, differences, notCompared });
+	return withoutToken(report, token);
+}
+
+/** A run's report: what was asked, the methods and findings, how it compares, every exchange. */
+function reportOf({
+	settings,
+	startedAt,
+	run,
+	exchanges,
+	findings,
+	differences,
+	notCompared,
+	chatType = run.chatType,
+	stopped = run.stopped,
+}: {
+	settings: ProbeSettings;
+	startedAt: string;
+	run: RunResult;
+	exchanges: Exchange[];
+	findings: Findings;
+	differences: Difference[];
+	notCompared?: string;
+	chatType?: string;
+	stopped?: string;
+}): ProbeReport {
+	return {
 		format: REPORT_FORMAT,
 		tool: `${packageJson.name} ${packageJson.version} probe`,
 		startedAt,
 		finishedAt: new Date().toISOString(),
 		settings,
-		...(real.chatType === undefined ? {} : { chatType: real.chatType }),
-		...(real.stopped === undefined ? {} : { stopped: real.stopped }),
-		methods: methodSummaries(client.exchanges, real),
+		...(chatType === undefined ? {} : { chatType }),
+		...(stopped === undefined ? {} : { stopped }),
+		methods: methodSummaries(exchanges, run),
 		findings,
 		differences,
 		...(notCompared === undefined ? {} : { notCompared }),
-		exchanges: client.exchanges,
+		exchanges,
 	};
-	return withoutToken(report, token);
 }
 
 /**
@@ -91,19 +116,18 @@ export async function runInteractiveProbe(
 		skipped: new Map(RUBIKA_METHODS.map((method) => [method, 'not part of the interactive run (run npm run probe without --interactive)'])),
 	};
 	const report: ProbeReport = {
-		format: REPORT_FORMAT,
-		tool: `${packageJson.name} ${packageJson.version} probe`,
-		startedAt,
-		finishedAt: new Date().toISOString(),
-		settings,
-		...(result.chatType === undefined ? {} : { chatType: result.chatType }),
-		...(result.stopped === undefined ? {} : { stopped: result.stopped }),
-		methods: methodSummaries(client.exchanges, run),
-		findings: allFindings(run, client.exchanges),
-		differences: [],
-		notCompared: 'an interactive run is not compared with the sandbox, which has no person to answer',
+		...reportOf({
+			settings,
+			startedAt,
+			run,
+			exchanges: client.exchanges,
+			findings: allFindings(run, client.exchanges),
+			differences: [],
+			notCompared: 'an interactive run is not compared with the sandbox, which has no person to answer',
+			chatType: result.chatType,
+			stopped: result.stopped,
+		}),
 		...(result.findings ? { interactive: result.findings } : {}),
-		exchanges: client.exchanges,
 	};
 	return withoutToken(withoutEndpointPath(report, settings.interactive?.endpointTestUrl), token);
 }

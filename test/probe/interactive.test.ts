@@ -12,20 +12,12 @@ import type { RubikaSandbox, SandboxConfigPatch } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import type { InteractiveFindings, InteractiveStep, ProbeReport } from '../../sandbox/probeReport';
 import { replayOptions } from '../../sandbox/replay';
-import type { Receiver } from '../sandbox/helpers';
-import { startReceiver } from '../sandbox/helpers';
+import { useReceiver } from '../sandbox/helpers';
 import { useSandbox, withSandbox } from '../harness/sandbox';
 
 const { sara } = DEMO_USERS;
 const t = useSandbox();
-let receiver: Receiver;
-
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await receiver.close();
-});
+const receiver = useReceiver();
 
 /** Every knob the interactive run measures, as the sandbox has it by default. */
 const DEFAULT_KNOBS: SandboxConfigPatch = {

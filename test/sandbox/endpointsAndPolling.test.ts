@@ -4,19 +4,11 @@
  */
 import { DEMO_USERS } from '../../sandbox';
 import { useSandbox } from '../harness/sandbox';
-import type { Receiver } from './helpers';
-import { fails, ok, startReceiver } from './helpers';
+import { fails, ok, useReceiver } from './helpers';
 
 const { sara } = DEMO_USERS;
 const t = useSandbox();
-let receiver: Receiver;
-
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await receiver.close();
-});
+const receiver = useReceiver();
 beforeEach(() => {
 	receiver.hits.length = 0;
 	t.sandbox.configure({ endpointStopsPolling: false, endpointRemoval: 'none' });
