@@ -2,7 +2,9 @@
 // `n8n execute --id` of imported workflows against the sandbox: one that chains the main operations (send
 // with keypads, edit, upload, send the file, download it back, delete) and produces the expected items and
 // sandbox state; one that fails and must exit non-zero with Rubika's error in what n8n prints; Send File from
-// a URL served by a file server this test starts (the bytes arrive whole, a 404 stops the item before Rubika).
+// a URL served by a file server this test starts (the bytes arrive whole, a 404 stops the item before Rubika);
+// long texts split into messages (with the sandbox counting code points, then UTF-16 units), Long Text "Refuse",
+// a refused mention sent plain, a user id typed as the Chat ID, Link buttons with an invitation and ask_join.
 //
 //   node e2e/execute.mjs [--version 2.8.4] [--no-build] [--keep]
 import http from 'node:http';
@@ -18,6 +20,21 @@ const FAILING_ID = 'e2eFailingWorkf1';
 const BAD_TOKEN_ID = 'e2eBadTokenWork1';
 const HTTP_REQUEST_ID = 'e2eHttpRequestW1';
 const FROM_URL_ID = 'e2eSendFromUrlW1';
+const LONG_TEXT_ID = 'e2eLongTextsWrk1';
+/** The longest text one message carries (MAX_TEXT_LENGTH in nodes/shared/types.ts). */
+const MAX_TEXT_LENGTH = 4096;
+/**
+ * An AI Agent's long answer as it would write it: Persian Markdown with emoji, headings as bold lines, a quote
+ * and code, about 14,000 UTF-16 units and over 30 formatting parts in all.
+ */
+const LONG_ANSWER = Array.from(
+	{ length: 12 },
+	(_, n) =>
+		`**بخش ${n + 1}** 📚\n\n> نکته‌ی __مهم__ شماره ${n + 1}\n\n${'این یک جمله‌ی طولانی با ایموجی 🎉 و کلمات فارسی است. '.repeat(20)}\n\n\`\`\`\nconst part = ${n + 1};\n\`\`\``,
+).join('\n\n');
+/** A group invitation as people paste it, and the app link the node sends for it. */
+const GROUP_INVITATION = 'https://rubika.ir/joing/BHFBIFJE0HFRQUYDGNWNSAWFBMVBBPVW';
+const GROUP_APP_LINK = 'rubika://g.rubika.ir/BHFBIFJE0HFRQUYDGNWNSAWFBMVBBPVW';
 const REPORT = 'order,status\n42,ready\n43,packed ✅\n';
 /** The file's caption, written in HTML (as an AI model would), and what Rubika should get for it. */
 const CAPTION_HTML = 'Orders of <b>today</b> &amp; <a href="https://rubika.ir">more</a>';
@@ -43,6 +60,63 @@ function fromUrlWorkflow(demo) {
 			{ resource: 'message', operation: 'sendFile', chatId: chat, fileSource: 'url', fileUrl: fileUrl('/menus/gone.pdf') },
 			{ onError: 'continueRegularOutput' },
 		),
+	]);
+}
+
+/**
+ * Texts and links (issue 32): a long AI answer split into messages (the keypad under the last), the same with
+ * Long Text "Refuse", a mention in a private chat sent plain when refused, a user id typed as the Chat ID, and
+ * Link buttons with a rubika.ir invitation and Ask Before Joining. Continue On Fail keeps the run going.
+ */
+function longTextWorkflow(demo) {
+	const chat = demo.users.sara.chat_id;
+	const goOn = { onError: 'continueRegularOutput' };
+	return linearWorkflow(LONG_TEXT_ID, 'E2E: long texts, refused formatting, ids and links', [
+		manualTrigger('Start'),
+		node('Answer', 'n8n-nodes-base.set', { assignments: { assignments: [{ id: 'a1', name: 'answer', value: LONG_ANSWER, type: 'string' }] }, options: {} }, { typeVersion: 3.4 }),
+		rubika('Send the long answer', {
+			resource: 'message',
+			operation: 'sendMessage',
+			chatId: chat,
+			text: '={{ $json.answer }}',
+			formatting: 'markdown',
+			inlineKeypadMode: 'builder',
+			inlineKeypad: { rows: [{ buttons: { button: [{ text: '👍', id: 'up', type: 'Simple' }, { text: '👎', id: 'down', type: 'Simple' }] } }] },
+			sendOptions: { disableNotification: true },
+		}),
+		rubika(
+			'Refuse the long answer',
+			{ resource: 'message', operation: 'sendMessage', chatId: chat, text: "={{ $('Answer').item.json.answer }}", formatting: 'markdown', textOptions: { longText: 'refuse' } },
+			goOn,
+		),
+		rubika('Mention, plain if refused', {
+			resource: 'message',
+			operation: 'sendMessage',
+			chatId: chat,
+			text: `سلام [سارا](${demo.users.sara.user_id}) **خوش آمدی**`,
+			formatting: 'markdown',
+			textOptions: { plainTextIfRefused: true },
+		}),
+		rubika('Send to a user id', { resource: 'message', operation: 'sendMessage', chatId: demo.users.sara.user_id, text: 'hi' }, goOn),
+		rubika('Join links', {
+			resource: 'message',
+			operation: 'sendMessage',
+			chatId: chat,
+			text: 'Join us',
+			inlineKeypadMode: 'builder',
+			inlineKeypad: {
+				rows: [
+					{
+						buttons: {
+							button: [
+								{ text: 'Group', id: 'group', type: 'Link', linkType: 'url', url: GROUP_INVITATION },
+								{ text: 'Channel', id: 'channel', type: 'Link', linkType: 'joinchannel', channelUsername: 'sandbox_channel', askJoin: true },
+							],
+						},
+					},
+				],
+			},
+		}),
 	]);
 }
 
@@ -149,7 +223,7 @@ export const test = {
 			manualTrigger('Start'),
 			node('Send with a bad token', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: chat, text: 'hi' }, { credential: BAD_TOKEN_CREDENTIAL }),
 		]);
-		return [chain, failing, badToken, httpRequestWorkflow(demo), fromUrlWorkflow(demo)];
+		return [chain, failing, badToken, httpRequestWorkflow(demo), fromUrlWorkflow(demo), longTextWorkflow(demo)];
 	},
 
 	async run(world, t) {
@@ -162,8 +236,71 @@ export const test = {
 		await t.step('failing workflows', async () => failureChecks(world, t));
 		await t.step('the HTTP Request node with the Rubika credential', async () => httpRequestChecks(world, t));
 		await t.step('Send File from a URL', async () => fromUrlChecks(world, t));
+		// Both ways Rubika may count a text's length (sandbox textLengthUnit): the same split passes both.
+		for (const textLengthUnit of ['codePoints', 'utf16']) {
+			await t.step(`long texts, refused formatting, ids and links (sandbox counting ${textLengthUnit})`, async () => {
+				await admin.config({ textLengthUnit });
+				try {
+					await longTextChecks(world, t);
+				} finally {
+					await admin.config({ textLengthUnit: 'codePoints' });
+				}
+			});
+		}
 	},
 };
+
+async function longTextChecks(world, t) {
+	const { admin, demo } = world;
+	const chat = demo.users.sara.chat_id;
+	await admin.clearRequests();
+	const before = (await admin.messages(chat)).length;
+	const r = await world.execute(LONG_TEXT_ID);
+	if (!t.check('the workflow runs and exits 0', r.ok && r.code === 0, r.ok ? `${(r.ms / 1000).toFixed(1)} s` : `exit ${r.code}\n${(r.stdout + r.stderr).slice(-3000)}`)) return;
+
+	const sends = (await admin.requests('sendMessage')).map((q) => q.body);
+	const answer = sends.filter((body) => body.disable_notification === true);
+	const answerItems = r.output('Send the long answer');
+	t.check(
+		'the long answer went as several messages, each within the limit in UTF-16 units',
+		answer.length >= 4 && answer.every((body) => body.text.length <= MAX_TEXT_LENGTH),
+		answer.map((body) => body.text.length),
+	);
+	t.check(
+		'… each with at most 30 formatting parts, all within its own text',
+		answer.every((body) => (body.metadata?.meta_data_parts ?? []).length <= 30 && (body.metadata?.meta_data_parts ?? []).every((p) => p.from_index + p.length <= body.text.length)),
+		answer.map((body) => body.metadata?.meta_data_parts?.length),
+	);
+	t.eq('… the keypad only under the last', answer.map((body) => body.inline_keypad?.rows?.[0]?.buttons?.map((b) => b.id) ?? null), [...answer.slice(1).map(() => null), ['up', 'down']]);
+	const stored = (await admin.messages(chat)).slice(before);
+	t.eq('… one output item holding every message id, in order', { items: answerItems.length, ids: answerItems[0]?.message_ids }, { items: 1, ids: stored.slice(0, answer.length).map((m) => m.message_id) });
+	t.check('… and the text, whole, as it went out', answerItems[0]?.text?.length > 3 * MAX_TEXT_LENGTH && answerItems[0]?.message_id === answerItems[0]?.message_ids?.[0], answerItems[0]?.text?.length);
+
+	t.check(
+		'Long Text "Refuse": the item fails before sending, naming the field and the limit',
+		/^Text: is \d+ characters long .*Rubika takes at most 4096 in one message/.test(r.output('Refuse the long answer')[0]?.error ?? ''),
+		r.output('Refuse the long answer')[0],
+	);
+	const [mention] = r.output('Mention, plain if refused');
+	const mentionSends = sends.filter((body) => body.text?.startsWith('سلام'));
+	t.has('a mention Rubika refuses in a private chat goes again as plain text, and the output says so', mention, {
+		formatting_dropped: true,
+		formatting_dropped_parts: [1],
+		text: 'سلام سارا خوش آمدی',
+	});
+	t.eq('… first with its formatting, then without', mentionSends.map((body) => body.metadata !== undefined), [true, false]);
+	const [toUser] = r.output('Send to a user id');
+	t.check(
+		'a user id typed as the Chat ID: Rubika\'s refusal says it is a user id and where a chat id comes from',
+		/Note: chat_id u0\w+ is a user ID \(u0…\), not a chat ID/.test(toUser?.description ?? ''),
+		toUser,
+	);
+	const [links] = sends.filter((body) => body.text === 'Join us');
+	t.eq('Link buttons: the rubika.ir invitation goes as the app link; Ask Before Joining as ask_join', links?.inline_keypad?.rows?.[0]?.buttons?.map((b) => b.button_link), [
+		{ type: 'url', link_url: GROUP_APP_LINK },
+		{ type: 'joinchannel', joinchannel_data: { username: 'sandbox_channel', ask_join: true } },
+	]);
+}
 
 async function fromUrlChecks(world, t) {
 	const { admin, demo } = world;

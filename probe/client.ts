@@ -14,6 +14,12 @@ export interface StepLabel {
 	step: string;
 	kind: ExchangeKind;
 	unpaired?: true;
+	/**
+	 * What of the answer's body goes into the report (the interactive run keeps only its own chat's updates,
+	 * with personal values masked); the step reads the whole answer. Returning undefined keeps no record of
+	 * the request at all (an empty poll).
+	 */
+	keep?: (body: unknown) => unknown;
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -43,6 +49,7 @@ export class ProbeClient {
 		for (let attempt = 1; ; attempt++) {
 			const exchange = await this.#send(label, method, request, { body: JSON.stringify(body), headers: request.headers });
 			const answer = answerOf(exchange);
+			if (label.keep && exchange.response) this.#keep(exchange, label.keep(exchange.response.body));
 			if (!isRateLimited(answer) || attempt === RATE_LIMIT_ATTEMPTS) return answer;
 			const retryAfter = Number(exchange.response?.headers['retry-after']);
 			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : RATE_LIMIT_WAIT_MS);
@@ -72,6 +79,12 @@ export class ProbeClient {
 			contentType: exchange.response?.headers['content-type'],
 			bytesMatch: isPlainObject(body) && body.matchesUpload === true,
 		};
+	}
+
+	/** Replaces what the report keeps of an answer's body, or (undefined) drops the exchange. */
+	#keep(exchange: Exchange, body: unknown): void {
+		if (body !== undefined && exchange.response) exchange.response.body = body;
+		else this.exchanges.splice(this.exchanges.indexOf(exchange), 1);
 	}
 
 	async #send(label: StepLabel, method: string, request: RecordedRequest, init: RequestInit, expectedBytes?: Buffer): Promise<Exchange> {

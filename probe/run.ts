@@ -11,9 +11,16 @@ import { DEMO_BOT_TOKEN, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USE
 import type { Difference, Exchange, Findings, MethodSummary, ProbeReport, ProbeSettings } from '../sandbox/probeReport';
 import { REPORT_FORMAT, UNKNOWN_METHOD, answerOf, isRateLimited } from '../sandbox/probeReport';
 import { answerLabel, ProbeClient } from './client';
+import { runInteractiveSequence } from './interactive';
 import type { ProbeInputs, RunResult } from './sequence';
 import { runSequence } from './sequence';
 import { shapeDifferences, shapeOf } from './shapes';
+import type { Terminal } from './terminal';
+
+/** How long each interactive step waits for the person unless `--step-timeout` says otherwise. */
+export const DEFAULT_STEP_TIMEOUT_SECONDS = 180;
+/** Once the person says they have sent a message, how long the interactive run looks for it at most. */
+const GRACE_MS = 15_000;
 
 export async function runProbe(settings: ProbeSettings, token: string, log: (line: string) => void = () => undefined): Promise<ProbeReport> {
 	const startedAt = new Date().toISOString();
@@ -39,21 +46,100 @@ export async function runProbe(settings: ProbeSettings, token: string, log: (lin
 			await sandbox.close();
 		}
 	}
-	const report: ProbeReport = {
+	const report = reportOf({ settings, startedAt, run: real, exchanges: client.exchanges, findings, differences, notCompared });
+	return withoutToken(report, token);
+}
+
+/** A run's report: what was asked, the methods and findings, how it compares, every exchange. */
+function reportOf({
+	settings,
+	startedAt,
+	run,
+	exchanges,
+	findings,
+	differences,
+	notCompared,
+	chatType = run.chatType,
+	stopped = run.stopped,
+}: {
+	settings: ProbeSettings;
+	startedAt: string;
+	run: RunResult;
+	exchanges: Exchange[];
+	findings: Findings;
+	differences: Difference[];
+	notCompared?: string;
+	chatType?: string;
+	stopped?: string;
+}): ProbeReport {
+	return {
 		format: REPORT_FORMAT,
 		tool: `${packageJson.name} ${packageJson.version} probe`,
 		startedAt,
 		finishedAt: new Date().toISOString(),
 		settings,
-		...(real.chatType === undefined ? {} : { chatType: real.chatType }),
-		...(real.stopped === undefined ? {} : { stopped: real.stopped }),
-		methods: methodSummaries(client.exchanges, real),
+		...(chatType === undefined ? {} : { chatType }),
+		...(stopped === undefined ? {} : { stopped }),
+		methods: methodSummaries(exchanges, run),
 		findings,
 		differences,
 		...(notCompared === undefined ? {} : { notCompared }),
-		exchanges: client.exchanges,
+		exchanges,
 	};
-	return withoutToken(report, token);
+}
+
+/**
+ * The interactive run (interactive.ts) in the person's private chat, and its report. It is not compared with
+ * the sandbox, which has no person to answer; its findings are in `interactive`.
+ */
+export async function runInteractiveProbe(
+	settings: ProbeSettings,
+	token: string,
+	person: { terminal: Terminal; yes: boolean },
+	log: (line: string) => void = () => undefined,
+): Promise<ProbeReport> {
+	const startedAt = new Date().toISOString();
+	const stepTimeoutMs = (settings.interactive?.stepTimeoutSeconds ?? DEFAULT_STEP_TIMEOUT_SECONDS) * 1000;
+	// Waiting polls getUpdates again and again; only what is not an empty OK is worth a line.
+	const client = new ProbeClient(settings.baseUrl, token, settings.paceMs, (line) => {
+		if (!line.startsWith('getUpdates (watching the chat): OK')) log(line);
+	});
+	const result = await runInteractiveSequence(client, settings.chatId, {
+		...person,
+		stepTimeoutMs,
+		pollMs: Math.max(100, 4 * settings.paceMs),
+		graceMs: Math.min(GRACE_MS, stepTimeoutMs),
+		endpointTestUrl: settings.interactive?.endpointTestUrl,
+	});
+	const run: RunResult = {
+		findings: {},
+		skipped: new Map(RUBIKA_METHODS.map((method) => [method, 'not part of the interactive run (run npm run probe without --interactive)'])),
+	};
+	const report: ProbeReport = {
+		...reportOf({
+			settings,
+			startedAt,
+			run,
+			exchanges: client.exchanges,
+			findings: allFindings(run, client.exchanges),
+			differences: [],
+			notCompared: 'an interactive run is not compared with the sandbox, which has no person to answer',
+			chatType: result.chatType,
+			stopped: result.stopped,
+		}),
+		...(result.findings ? { interactive: result.findings } : {}),
+	};
+	return withoutToken(withoutEndpointPath(report, settings.interactive?.endpointTestUrl), token);
+}
+
+/**
+ * The report with the throwaway endpoint's address cut to its origin everywhere: its path may be what lets
+ * anyone read what was delivered there (a request-catcher's address).
+ */
+function withoutEndpointPath(report: ProbeReport, url: string | undefined): ProbeReport {
+	if (!url) return report;
+	const [escaped, shown] = [JSON.stringify(url).slice(1, -1), JSON.stringify(`${new URL(url).origin}/…`).slice(1, -1)];
+	return JSON.parse(JSON.stringify(report).split(escaped).join(shown)) as ProbeReport;
 }
 
 /** The report with the token gone from every URL, body, header and message; refused if any trace is left. */

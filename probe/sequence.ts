@@ -4,13 +4,13 @@
  * its own messages and undoes what it can: every message it sends is deleted at the end, a pin is unpinned, a
  * chat keypad removed. What cannot be undone, or reaches beyond the chat, runs only when asked for (settings).
  */
-import { parseKeypad } from '../nodes/shared/keypad';
 import { isPlainObject } from '../nodes/shared/json';
-import type { Keypad, RubikaMethod } from '../nodes/shared/types';
+import type { RubikaMethod } from '../nodes/shared/types';
 import { UNDOCUMENTED_METHODS } from '../nodes/shared/types';
 import { saysMethodIsUnknown } from '../nodes/shared/unknownMethod';
 import type { Answer, Findings, ProbeSettings } from '../sandbox/probeReport';
 import { UNKNOWN_METHOD, isRateLimited } from '../sandbox/probeReport';
+import { ProbeChat, keypad, textOf } from './chat';
 import type { ProbeClient, StepLabel } from './client';
 import { summaryOf } from './client';
 
@@ -65,8 +65,7 @@ export async function runSequence(client: ProbeClient, inputs: ProbeInputs, sett
 
 class ProbeRun {
 	readonly result: RunResult = { findings: {}, skipped: new Map() };
-	/** Messages to delete at the end, with the step that sent them. */
-	readonly #sent: Array<{ id: string; step: string }> = [];
+	readonly #chat: ProbeChat;
 	readonly #file = Buffer.from(`n8n-nodes-rubika probe file, ${new Date().toISOString()}\n`);
 	readonly #started = Date.now();
 
@@ -74,10 +73,12 @@ class ProbeRun {
 		private readonly client: ProbeClient,
 		private readonly inputs: ProbeInputs,
 		private readonly settings: ProbeSettings,
-	) {}
+	) {
+		this.#chat = new ProbeChat(client, inputs.chatId);
+	}
 
 	private get chat(): { chat_id: string } {
-		return { chat_id: this.inputs.chatId };
+		return this.#chat.chat;
 	}
 
 	async all(): Promise<void> {
@@ -110,25 +111,15 @@ class ProbeRun {
 	}
 
 	private call(method: RubikaMethod, body: Record<string, unknown>, label: Partial<StepLabel> = {}): Promise<Answer> {
-		return this.client.call({ step: method, kind: 'method', ...label }, method, body);
+		return this.#chat.call(method, body, label);
 	}
 
-	/** Sends a message; one that arrives is deleted at the end (or at once with `deleteNow`). */
-	private async send(method: RubikaMethod, body: Record<string, unknown>, label: Partial<StepLabel> = {}, deleteNow = false): Promise<Answer> {
-		const step = label.step ?? method;
-		const answer = await this.call(method, body, { ...label, step });
-		const id = textOf(answer.data.message_id ?? answer.data.new_message_id);
-		if (id && deleteNow) await this.delete({ id, step }, label.unpaired);
-		else if (id) this.#sent.push({ id, step });
-		return answer;
+	private send(method: RubikaMethod, body: Record<string, unknown>, label: Partial<StepLabel> = {}, deleteNow = false): Promise<Answer> {
+		return this.#chat.send(method, body, label, deleteNow);
 	}
 
-	private async delete(message: { id: string; step: string }, unpaired?: true): Promise<void> {
-		await this.call('deleteMessage', { ...this.chat, message_id: message.id }, { step: `deleteMessage (${message.step})`, unpaired });
-	}
-
-	private async deleteSent(): Promise<void> {
-		for (const message of this.#sent.splice(0).reverse()) await this.delete(message);
+	private deleteSent(): Promise<void> {
+		return this.#chat.deleteSent();
 	}
 
 	/** How Rubika answers a method it does not have, a wrong token and a chat that does not exist (facts §1). */
@@ -150,7 +141,7 @@ class ProbeRun {
 		if (messageId) {
 			const message = { ...this.chat, message_id: messageId };
 			await this.call('editMessageText', { ...message, text: `${TEXT} (edited)` });
-			await this.call('editMessageKeypad', { ...message, inline_keypad: keypad('inline', [{ id: 'probe', button_text: 'Probe' }]) });
+			await this.call('editMessageKeypad', { ...message, inline_keypad: keypad('inline', [[{ id: 'probe', button_text: 'Probe' }]]) });
 			await this.send('forwardMessage', { from_chat_id: this.inputs.chatId, message_id: messageId, to_chat_id: this.inputs.chatId });
 			await this.call('pinChatMessage', { ...message, disable_notification: true });
 			await this.call('unpinChatMessage', message);
@@ -221,14 +212,14 @@ class ProbeRun {
 				...this.chat,
 				text: TEXT,
 				inline_keypad: keypad('inline', [
-					{ id: 'probe-link', type: 'Link', button_text: 'n8n-nodes-rubika', button_link: { type: 'url', link_url: LINK_URL } },
+					[{ id: 'probe-link', type: 'Link', button_text: 'n8n-nodes-rubika', button_link: { type: 'url', link_url: LINK_URL } }],
 				]),
 			},
 			{ step: 'sendMessage with a link button', kind: 'experiment' },
 		);
 		this.result.findings.linkButtons = { accepted: link.ok, answer: summaryOf(link) };
 		this.result.findings.buttonIdLength = await this.buttonIdSearch();
-		await this.call('editChatKeypad', { ...this.chat, chat_keypad_type: 'New', chat_keypad: keypad('chat', [{ id: 'probe', button_text: 'Probe' }]) });
+		await this.call('editChatKeypad', { ...this.chat, chat_keypad_type: 'New', chat_keypad: keypad('chat', [[{ id: 'probe', button_text: 'Probe' }]]) });
 		await this.call('editChatKeypad', { ...this.chat, chat_keypad_type: 'Remove' }, { step: 'editChatKeypad (remove)' });
 	}
 
@@ -239,7 +230,7 @@ class ProbeRun {
 		const accepts = async (length: number): Promise<boolean | undefined> => {
 			const id = Array.from({ length }, (_, index) => 'abcdefghijklmnopqrstuvwxyz0123456789'[index % 36]).join('');
 			const label = { step: `button id of ${length} characters`, kind: 'experiment', unpaired: true } as const;
-			const answer = await this.send('sendMessage', { ...this.chat, text: TEXT, inline_keypad: keypad('inline', [{ id, button_text: 'Probe' }]) }, label, true);
+			const answer = await this.send('sendMessage', { ...this.chat, text: TEXT, inline_keypad: keypad('inline', [[{ id, button_text: 'Probe' }]]) }, label, true);
 			if (answer.ok) return true;
 			if (answer.status === undefined || isRateLimited(answer)) {
 				finding.inconclusive = `no usable answer for ${length} characters`;
@@ -286,14 +277,4 @@ class ProbeRun {
 		if (this.settings.webhookUrl) await this.call('updateBotEndpoints', { url: this.settings.webhookUrl, type: 'ReceiveQuery' });
 		else this.skip(['updateBotEndpoints'], optInReason('webhookUrl'));
 	}
-}
-
-/** A keypad as the node sends it (its one JSON reader: types filled in, the one-time flag in both spellings). */
-function keypad(kind: 'inline' | 'chat', buttons: Array<Record<string, unknown>>): Keypad {
-	return parseKeypad({ rows: [{ buttons }] }, 'probe keypad', kind);
-}
-
-/** An id or address as text (ids may come as numbers). */
-function textOf(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 }

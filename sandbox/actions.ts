@@ -16,6 +16,8 @@ import type {
 	UpdateType,
 } from '../nodes/shared/types';
 import { ActionError } from './errors';
+import type { InputAnswerValues } from './inputAnswers';
+import { inputAnswerContent } from './inputAnswers';
 import type { BotRecord, ChatRecord, SandboxState, StoredMessage } from './state';
 import { isOneTime } from './validation';
 import { messageView } from './views';
@@ -212,6 +214,60 @@ export function userTapChatKeypadButton(
 	refuseLinkTap(button);
 	if (isOneTime(keypad, state.config.oneTimeKeyboardSpelling)) chat.chatKeypad = null;
 	return userMessage(state, chat, input.userId, { text: button.button_text }, { start_id: null, button_id: button.id });
+}
+
+export interface ButtonAnswerInput extends InputAnswerValues {
+	userId: string;
+	/** The chat (or, omitted, the user's private chat with `botId`). */
+	chatId?: string;
+	botId?: string;
+	/** The bot's message whose inline keypad holds the button; omit for a button of the chat keypad. */
+	messageId?: string;
+	buttonId: string;
+}
+
+/** Where an answer went: a NewMessage in the chat, or an inline_message for the ReceiveInlineMessage endpoint. */
+export type ButtonAnswer = { delivery: 'message'; message: StoredMessage } | { delivery: 'inline'; inlineMessage: InlineMessage };
+
+/**
+ * A person answers an input button (Textbox, Calendar, NumberPicker, StringPicker, a phone or location button;
+ * facts §11) with the one value its type asks for (inputAnswers.ts). On the chat keypad the answer is a
+ * NewMessage whose aux_data.button_id is the button's id, as a tap is. On an inline keypad it is an
+ * inline_message (ReceiveInlineMessage only) or, with `inlineInputAnswers: 'newMessage'`, a NewMessage.
+ */
+export function userAnswerButton(state: SandboxState, input: ButtonAnswerInput): ButtonAnswer {
+	const chat = resolveChat(state, input);
+	const user = state.requireUser(input.userId);
+	const auxData = { start_id: null, button_id: input.buttonId };
+	if (input.messageId === undefined) {
+		assertCanPost(state, chat, input.userId);
+		const keypad = chat.chatKeypad;
+		const button = keypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
+		if (!keypad || !button) throw new ActionError(`chat ${chat.chat_id} shows no chat keypad button ${input.buttonId}`, 404);
+		const content = inputAnswerContent(button, input, user, state.config);
+		if (isOneTime(keypad, state.config.oneTimeKeyboardSpelling)) chat.chatKeypad = null;
+		return { delivery: 'message', message: userMessage(state, chat, input.userId, content, auxData) };
+	}
+	const { message } = ownMessage(state, { userId: input.userId, chatId: chat.chat_id, messageId: input.messageId });
+	assertCanSee(chat, input.userId);
+	const button = message.inline_keypad?.rows.flatMap((row) => row.buttons).find((candidate) => candidate.id === input.buttonId);
+	if (message.sender_type !== 'Bot' || !button) throw new ActionError(`message ${message.message_id} has no inline button ${input.buttonId}`, 404);
+	const content = inputAnswerContent(button, input, user, state.config);
+	if (state.config.inlineInputAnswers === 'newMessage') {
+		assertCanPost(state, chat, input.userId);
+		return { delivery: 'message', message: userMessage(state, chat, input.userId, content, auxData) };
+	}
+	const inlineMessage: InlineMessage = {
+		sender_id: input.userId,
+		...(content.text === undefined ? {} : { text: content.text }),
+		location: content.location ?? null,
+		...(content.contact_message ? { contact_message: content.contact_message } : {}),
+		aux_data: auxData,
+		message_id: message.message_id,
+		chat_id: chat.chat_id,
+	};
+	state.emitInlineMessage(state.requireBot(message.sender_id), inlineMessage);
+	return { delivery: 'inline', inlineMessage };
 }
 
 /**

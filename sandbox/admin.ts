@@ -48,6 +48,7 @@ export interface AdminContext
 		| 'userTapInlineButton'
 		| 'userTapChatKeypadButton'
 		| 'userTapLinkButton'
+		| 'userAnswerButton'
 		| 'userStartBot'
 		| 'userStopBot'
 		| 'userJoinChat'
@@ -116,6 +117,7 @@ const ACTIONS: Record<string, (sandbox: AdminContext, input: never) => unknown> 
 	'stop-bot': (sandbox, input) => sandbox.userStopBot(input),
 	'join-chat': (sandbox, input) => sandbox.userJoinChat(input),
 	'tap-link-button': (sandbox, input) => sandbox.userTapLinkButton(input),
+	'answer-button': (sandbox, input) => sandbox.userAnswerButton(input),
 	'payment-update': (sandbox, input) => sandbox.paymentUpdate(input),
 };
 

@@ -4,12 +4,19 @@
  * so the node can be tested against each.
  */
 import type { FileType, RubikaMethod } from '../nodes/shared/types';
-import { FILE_SIZE_LIMITS, FILE_TYPES, RUBIKA_METHODS } from '../nodes/shared/types';
+import { FILE_SIZE_LIMITS, FILE_TYPES, MAX_METADATA_PARTS, MAX_TEXT_LENGTH, RUBIKA_METHODS } from '../nodes/shared/types';
 
 export type OneTimeKeyboardSpelling = 'one_time_keyboard' | 'on_time_keyboard' | 'both';
 
 /** Whether keypad buttons may carry `button_link` (known from one library only, facts §2/§3). */
 export type LinkButtonsMode = 'accept' | 'reject';
+
+/** How the sandbox counts a text's length against maxTextLength. */
+type TextLengthUnit = 'codePoints' | 'utf16';
+
+/** How updateBotEndpoints removes an endpoint (facts §4: Rubika documents no way). */
+const ENDPOINT_REMOVALS = ['none', 'emptyUrl', 'nullUrl'] as const;
+type EndpointRemoval = (typeof ENDPOINT_REMOVALS)[number];
 
 /** sendPoll's undocumented fields (type, allows_multiple_answers, is_anonymous, correct_option_index, explanation). */
 export type PollExtrasMode = 'accept' | 'ignore' | 'reject';
@@ -121,6 +128,49 @@ export interface SandboxConfig {
 	 * unless "receive all" is on in @BotFather (facts §5). false = receive all (the friendlier default).
 	 */
 	groupPrivacy: boolean;
+	/**
+	 * Longest text a message may carry (sendMessage's and editMessageText's `text`, sendFile's caption); longer
+	 * is INVALID_INPUT. facts §7: 4,096 "characters" by one library; null = no limit.
+	 */
+	maxTextLength: number | null;
+	/**
+	 * What maxTextLength counts (facts §7: unknown): 'codePoints' as the library's Python `len` does (an emoji
+	 * is 1), or 'utf16' as formatting offsets do (an emoji is 2).
+	 */
+	textLengthUnit: TextLengthUnit;
+	/**
+	 * Keypads in groups and channels (facts §7: one library says Rubika refuses them with INVALID_INPUT):
+	 * 'reject' answers INVALID_INPUT to a send, editMessageKeypad or editChatKeypad carrying a keypad there.
+	 */
+	keypadsInGroups: 'accept' | 'reject';
+	/** Most formatting parts one message may carry (facts §7: documented 30); more is INVALID_INPUT. */
+	maxMetadataParts: number;
+	/**
+	 * A MentionText part outside a group (facts §7: documented as refused): 'reject' answers INVALID_INPUT,
+	 * 'accept' takes it, as a service that does not enforce the rule would.
+	 */
+	mentionsOutsideGroups: 'reject' | 'accept';
+	/**
+	 * Whether a registered ReceiveUpdate endpoint stops getUpdates (facts §4: one document says so, others are
+	 * silent): true = while one is registered, updates go to it only and getUpdates sees none of them.
+	 */
+	endpointStopsPolling: boolean;
+	/**
+	 * How updateBotEndpoints removes the endpoint of a type (facts §4: no documented way): 'none' (there is
+	 * no way; an empty url is INVALID_INPUT), 'emptyUrl' (`url: ""`) or 'nullUrl' (`url` null or left out).
+	 */
+	endpointRemoval: EndpointRemoval;
+	/**
+	 * How a person's answer to an input button of an inline keypad (Textbox, Calendar, pickers, phone,
+	 * location; facts §11) reaches the bot: 'inlineMessage' as an inline_message to ReceiveInlineMessage,
+	 * like any inline tap; 'newMessage' as a NewMessage in the chat, as chat keypad answers do.
+	 */
+	inlineInputAnswers: 'inlineMessage' | 'newMessage';
+	/**
+	 * Where a shared phone number (AskMyPhoneNumber, MyPhoneNumber; facts §11) comes: 'contactMessage' in
+	 * `contact_message {phone_number, first_name, last_name}`, 'text' as the message's text.
+	 */
+	phoneAnswer: 'contactMessage' | 'text';
 	/** Sending into a private chat whose user stopped the bot answers INVALID_ACCESS (unknown in the facts). */
 	rejectSendAfterStop: boolean;
 	/** Most API request log entries kept (oldest dropped first). */
@@ -155,6 +205,15 @@ export function defaultConfig(): SandboxConfig {
 		maxUpdatesLimit: 100,
 		unknownOffset: 'error',
 		groupPrivacy: false,
+		maxTextLength: MAX_TEXT_LENGTH,
+		textLengthUnit: 'codePoints',
+		keypadsInGroups: 'accept',
+		maxMetadataParts: MAX_METADATA_PARTS,
+		mentionsOutsideGroups: 'reject',
+		endpointStopsPolling: false,
+		endpointRemoval: 'none',
+		inlineInputAnswers: 'inlineMessage',
+		phoneAnswer: 'contactMessage',
 		rejectSendAfterStop: false,
 		requestLogLimit: 100_000,
 	};
@@ -177,6 +236,7 @@ const BOOLEAN_KEYS = [
 	'requireHttpsEndpoints',
 	'groupPrivacy',
 	'rejectSendAfterStop',
+	'endpointStopsPolling',
 ] as const;
 const NUMBER_KEYS = [
 	'errorHttpStatus',
@@ -212,6 +272,14 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'rateLimit',
 		'fileSizeLimits',
 		'unknownOffset',
+		'maxTextLength',
+		'textLengthUnit',
+		'keypadsInGroups',
+		'maxMetadataParts',
+		'mentionsOutsideGroups',
+		'endpointRemoval',
+		'inlineInputAnswers',
+		'phoneAnswer',
 	]);
 	for (const key of Object.keys(input)) {
 		if (!known.has(key)) throw new Error(`unknown config key "${key}"`);
@@ -265,6 +333,24 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	if ('unpinAllMessageId' in input && !['ignore', 'require'].includes(input.unpinAllMessageId as string)) {
 		throw new Error('unpinAllMessageId must be ignore or require');
 	}
+	if ('maxTextLength' in input && input.maxTextLength !== null) {
+		const length = input.maxTextLength;
+		if (typeof length !== 'number' || !Number.isInteger(length) || length < 1) throw new Error('maxTextLength must be null or a whole number >= 1');
+	}
+	if ('textLengthUnit' in input && !['codePoints', 'utf16'].includes(input.textLengthUnit as string)) {
+		throw new Error('textLengthUnit must be codePoints or utf16');
+	}
+	if ('keypadsInGroups' in input && !['accept', 'reject'].includes(input.keypadsInGroups as string)) {
+		throw new Error('keypadsInGroups must be accept or reject');
+	}
+	if ('maxMetadataParts' in input) {
+		const parts = input.maxMetadataParts;
+		if (typeof parts !== 'number' || !Number.isInteger(parts) || parts < 1) throw new Error('maxMetadataParts must be a whole number >= 1');
+	}
+	oneOf(input, 'mentionsOutsideGroups', ['reject', 'accept']);
+	oneOf(input, 'endpointRemoval', ENDPOINT_REMOVALS);
+	oneOf(input, 'inlineInputAnswers', ['inlineMessage', 'newMessage']);
+	oneOf(input, 'phoneAnswer', ['contactMessage', 'text']);
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');
 	}
@@ -312,6 +398,11 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 			(config as unknown as Record<string, unknown>)[key] = value;
 		}
 	}
+}
+
+/** A knob that takes one of a few words: anything else throws, naming them. */
+function oneOf(input: Record<string, unknown>, key: string, values: readonly string[]): void {
+	if (key in input && !values.includes(input[key] as string)) throw new Error(`${key} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
 }
 
 function isHttpStatus(value: unknown): boolean {

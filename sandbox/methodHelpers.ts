@@ -51,6 +51,13 @@ export function assertCanPost(ctx: MethodContext, chat: ChatRecord): void {
 	}
 }
 
+/** keypadsInGroups 'reject': a keypad sent to a group or channel is INVALID_INPUT (facts §7, one library). */
+export function assertKeypadAllowed(ctx: MethodContext, chat: ChatRecord, body: Body): void {
+	if (ctx.config.keypadsInGroups !== 'reject' || chat.kind === 'Private') return;
+	const field = ['inline_keypad', 'chat_keypad'].find((name) => present(body, name));
+	if (field) throw invalidInput(`${field}: keypads are not allowed in groups and channels`);
+}
+
 type ChatKeypadEffect = { kind: 'set'; keypad: Keypad } | { kind: 'remove' } | null;
 
 export interface PreparedSend {
@@ -73,6 +80,7 @@ export function prepareSend(ctx: MethodContext, body: Body): PreparedSend {
 	const inlineKeypad = present(body, 'inline_keypad') ? validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config) : undefined;
 	const chatKeypad = present(body, 'chat_keypad') ? validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config) : undefined;
 	if (keypadType === 'New' && !chatKeypad) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
+	assertKeypadAllowed(ctx, chat, body);
 	assertCanPost(ctx, chat);
 	if (replyTo !== undefined && !chat.messages.has(replyTo)) {
 		throw invalidInput(`reply_to_message_id: message ${replyTo} not found in chat ${chat.chat_id}`);

@@ -8,10 +8,11 @@ import type { ForwardedFrom, RubikaFile, RubikaMethod } from '../nodes/shared/ty
 import { CHAT_KEYPAD_TYPES, FILE_TYPES, UPDATE_ENDPOINT_TYPES } from '../nodes/shared/types';
 import { invalidAccess, invalidInput } from './errors';
 import type { MethodContext, MethodHandler } from './methodHelpers';
-import { assertCanPost, botChat, chatMessage, commitSend, isOwnMessage, prepareSend } from './methodHelpers';
+import { assertCanPost, assertKeypadAllowed, botChat, chatMessage, commitSend, isOwnMessage, prepareSend } from './methodHelpers';
 import type { ChatRecord, FileRecord } from './state';
 import type { Body } from './validation';
 import {
+	checkTextLength,
 	isAcceptableEndpointUrl,
 	optionalBoolean,
 	optionalString,
@@ -70,7 +71,8 @@ const getUpdates: MethodHandler = (ctx, body) => {
 const sendMessage: MethodHandler = (ctx, body) => {
 	const prepared = prepareSend(ctx, body);
 	const text = requireString(body, 'text');
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind) : undefined;
+	checkTextLength(text, 'text', ctx.config);
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind, ctx.config) : undefined;
 	return { message_id: commitSend(ctx, prepared, { text, metadata }).message_id };
 };
 
@@ -123,7 +125,8 @@ const sendFile: MethodHandler = (ctx, body) => {
 	const file = ctx.state.files.get(fileId);
 	if (!file) throw invalidInput(`file_id: file ${fileId} not found`);
 	const text = optionalString(body, 'text');
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind) : undefined;
+	checkTextLength(text, 'text', ctx.config);
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, prepared.chat.kind, ctx.config) : undefined;
 	const content = { file: fileView(file), ...(text ? { text } : {}), metadata };
 	return { message_id: commitSend(ctx, prepared, content).message_id };
 };
@@ -162,9 +165,10 @@ const editMessageText: MethodHandler = (ctx, body) => {
 	const chat = botChat(ctx, body);
 	const message = chatMessage(chat, body);
 	const text = requireString(body, 'text');
+	checkTextLength(text, 'text', ctx.config);
 	if (!isOwnMessage(ctx, message)) throw invalidAccess('the bot can only edit its own messages');
 	if (message.text === undefined && !message.file) throw invalidInput('this message has no text to edit');
-	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, chat.kind) : undefined;
+	const metadata = present(body, 'metadata') ? validateMetadata(body.metadata, text, chat.kind, ctx.config) : undefined;
 	message.text = text;
 	// Old ranges would not fit the new text.
 	if (metadata) message.metadata = metadata;
@@ -178,6 +182,7 @@ const editMessageKeypad: MethodHandler = (ctx, body) => {
 	const message = chatMessage(chat, body);
 	if (!present(body, 'inline_keypad')) throw invalidInput('inline_keypad is required');
 	const keypad = validateKeypad(body.inline_keypad, 'inline_keypad', 'inline', ctx.config);
+	assertKeypadAllowed(ctx, chat, body);
 	if (!isOwnMessage(ctx, message)) throw invalidAccess('the bot can only edit its own messages');
 	message.inline_keypad = keypad;
 	return {};
@@ -200,7 +205,9 @@ const editChatKeypad: MethodHandler = (ctx, body) => {
 	if (type === 'None') throw invalidInput('chat_keypad_type must be New or Remove');
 	if (type === 'New') {
 		if (!present(body, 'chat_keypad')) throw invalidInput('chat_keypad is required when chat_keypad_type is New');
-		chat.chatKeypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config);
+		const keypad = validateKeypad(body.chat_keypad, 'chat_keypad', 'chat', ctx.config);
+		assertKeypadAllowed(ctx, chat, body);
+		chat.chatKeypad = keypad;
 	} else {
 		chat.chatKeypad = null;
 	}
@@ -212,9 +219,18 @@ const setCommands: MethodHandler = (ctx, body) => {
 	return {};
 };
 
+/**
+ * Registers the address for one endpoint type. Removing one is undocumented (facts §4): with `endpointRemoval`
+ * 'emptyUrl' an empty url removes it, with 'nullUrl' a null or absent one; otherwise those are INVALID_INPUT.
+ */
 const updateBotEndpoints: MethodHandler = (ctx, body) => {
-	const url = requireString(body, 'url');
 	const type = requireEnum(body, 'type', UPDATE_ENDPOINT_TYPES);
+	const removal = ctx.config.endpointRemoval;
+	if ((removal === 'emptyUrl' && body.url === '') || (removal === 'nullUrl' && !present(body, 'url'))) {
+		ctx.bot.endpoints.delete(type);
+		return { status: 'Done' };
+	}
+	const url = requireString(body, 'url');
 	if (!isAcceptableEndpointUrl(url, ctx.config.requireHttpsEndpoints)) return { status: 'InvalidUrl' };
 	ctx.bot.endpoints.set(type, { type, url, registeredAt: ctx.state.clock() });
 	return { status: 'Done' };

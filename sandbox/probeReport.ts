@@ -4,6 +4,7 @@
  * which reads it, so that the probe, which runs against a sandbox, imports the sandbox and not the reverse.
  */
 import { isPlainObject } from '../nodes/shared/json';
+import type { SandboxConfig } from './config';
 
 export const REPORT_FORMAT = 1;
 
@@ -145,6 +146,100 @@ export interface ProbeSettings {
 	setCommands: boolean;
 	/** Pause between two requests, in milliseconds. */
 	paceMs: number;
+	/** The interactive run (`--interactive`): a person answers in their private chat with the bot. */
+	interactive?: {
+		/** How long each step waits for the person. */
+		stepTimeoutSeconds: number;
+		/** Register a throwaway ReceiveUpdate endpoint here, then remove it again (`--endpoint-test`); the report keeps its origin only. */
+		endpointTestUrl?: string;
+	};
+}
+
+/** One thing the person was asked to do, and what arrived through getUpdates meanwhile. */
+export interface InteractiveStep {
+	/** `hello`, an input kind, `inline` (the inline keypad), `others` (any other button), `endpoint …`. */
+	key: string;
+	/** The button type the step asked for, and on which keypad. */
+	buttonType?: string;
+	keypad?: 'chat' | 'inline';
+	/**
+	 * `arrived`: what the step waited for came; `skipped`: the person pressed Enter; `done`: a step that
+	 * collects until Enter ended so; `sent, nothing arrived`: the person said they had sent it, and nothing
+	 * came; `timeout`: neither.
+	 */
+	outcome: 'arrived' | 'skipped' | 'done' | 'sent, nothing arrived' | 'timeout';
+	/** The updates of the chat that arrived, personal values masked (see InteractiveFindings.privacy). */
+	updates: unknown[];
+	/** Every path in those updates with the kinds of value seen there (`new_message.contact_message.phone_number: string`). */
+	shape: Record<string, string>;
+	/** Paths whose values were masked. */
+	masked: string[];
+	/** Where the id of a button the step asked for was found in them (`new_message.aux_data.button_id`). */
+	buttonIdAt: string[];
+}
+
+/** A limit searched by sending messages: the largest accepted and the smallest refused. */
+export interface LimitFinding {
+	searched: [number, number];
+	/** null: even the smallest was refused. */
+	longestAccepted: number | null;
+	/** null: even the largest was accepted. */
+	shortestRefused: number | null;
+	refusal?: AnswerSummary;
+	/** The search stopped without an answer (no connection, rate limited). */
+	inconclusive?: string;
+}
+
+export interface InteractiveFindings {
+	/** How the person agreed to the run (reading the bot's updates; the endpoint test): at the terminal, or with --yes. */
+	agreed: 'terminal' | '--yes';
+	/** How values were masked in this report. */
+	privacy: string;
+	/** Old updates skipped before the first step (not recorded). */
+	backlogSkipped: number;
+	/** Whether the person's first message arrived through getUpdates (if not, no step could see an answer). */
+	updatesArrive: boolean;
+	/** The special button types sent in a keypad: which Rubika took, and how it refused the others. */
+	buttonTypes?: { accepted: string[]; refused: Array<{ type: string; answer: AnswerSummary }> };
+	steps: InteractiveStep[];
+	/**
+	 * The longest text Rubika took, searched with Persian letters (a code point and a UTF-16 unit each) and
+	 * with Persian letters and emoji in turn (an emoji is one code point, two units); `counts` is the unit that
+	 * explains both searches.
+	 */
+	textLength?: {
+		persian: LimitFinding;
+		withEmoji: LimitFinding & { longestAcceptedUtf16: number | null; shortestRefusedUtf16: number | null };
+		counts: 'codePoints' | 'utf16' | 'unclear';
+		/** The longest Persian text accepted (as many code points as units); null when none was refused in the range. */
+		limit: number | null;
+	};
+	/** The most formatting parts one message was accepted with. */
+	metadataParts?: LimitFinding;
+	/** A MentionText of the person in their own private chat (documented as refused outside groups). */
+	mentionInPrivateChat?: { accepted: boolean; answer: AnswerSummary };
+	/** The opt-in endpoint test (`--endpoint-test`). */
+	endpoint?: EndpointFinding;
+}
+
+/** The ways the probe tries to remove an endpoint: the sandbox's `endpointRemoval` knob's. */
+export type EndpointRemovalWay = Exclude<SandboxConfig['endpointRemoval'], 'none'>;
+
+export interface EndpointFinding {
+	/** The throwaway endpoint's host (its path may hold a secret, so it is not kept). */
+	host: string;
+	/** What registering it as ReceiveUpdate answered; `endpointStatus` is `data.status` (`Done`, `InvalidUrl`). */
+	registered: AnswerSummary & { endpointStatus?: string };
+	/**
+	 * true: a message the person sent while it was registered did not arrive through getUpdates; false: it
+	 * arrived; null: not known (the person did not say they had sent it, or registering failed).
+	 */
+	stopsPolling: boolean | null;
+	removals: Array<{ way: EndpointRemovalWay; answer: AnswerSummary & { endpointStatus?: string }; pollingBack?: boolean | null }>;
+	/** The way after which getUpdates received messages again, when polling had stopped. */
+	removedBy?: EndpointRemovalWay;
+	/** Whether getUpdates receives new messages at the end (null: not checked). */
+	pollingBack: boolean | null;
 }
 
 export interface ProbeReport {
@@ -165,6 +260,8 @@ export interface ProbeReport {
 	differences: Difference[];
 	/** Why the answers could not be compared with the sandbox's, when they could not. */
 	notCompared?: string;
+	/** What the interactive run (`--interactive`) found. */
+	interactive?: InteractiveFindings;
 	exchanges: Exchange[];
 }
 

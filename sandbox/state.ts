@@ -424,9 +424,12 @@ export class SandboxState {
 		if (index >= 0) chat.pinned.splice(index, 1);
 	}
 
-	/** Appends to the bot's log and tells the listener (webhook delivery). */
+	/**
+	 * Appends to the bot's log and tells the listener (webhook delivery). With `endpointStopsPolling`, an update
+	 * that goes to a registered ReceiveUpdate endpoint is not kept for getUpdates.
+	 */
 	appendUpdate(bot: BotRecord, update: Update): void {
-		bot.updates.append(update);
+		if (!(this.config.endpointStopsPolling && bot.endpoints.has('ReceiveUpdate'))) bot.updates.append(update);
 		this.listener?.onUpdate(bot, update);
 	}
 

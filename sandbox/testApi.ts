@@ -4,7 +4,7 @@
  * bot sees). RubikaSandbox (server.ts) is this plus the request log, faults, webhooks and the HTTP server.
  */
 import type { BotCommand, InlineMessage, Keypad, Sticker, Update } from '../nodes/shared/types';
-import type { SyntheticUpdatesInput, UserMessageInput, UserMessageRef } from './actions';
+import type { ButtonAnswerInput, SyntheticUpdatesInput, UserMessageInput, UserMessageRef } from './actions';
 import * as actions from './actions';
 import type { BotSnapshot, ChatSnapshot, SandboxMessage } from './snapshots';
 import { botSnapshot, chatSnapshot, messageSnapshot } from './snapshots';
@@ -171,6 +171,17 @@ export abstract class SandboxTestApi {
 
 	userTapChatKeypadButton(input: { userId: string; chatId?: string; botId?: string; buttonId: string }): SandboxMessage {
 		return messageSnapshot(actions.userTapChatKeypadButton(this.state, input));
+	}
+
+	/**
+	 * A person answers an input button of the chat keypad, or of an inline keypad (`messageId`), with the value
+	 * its type asks for: `text` (Textbox), `date` (Calendar), `number` (NumberPicker), `item` (StringPicker),
+	 * `phoneNumber` (AskMyPhoneNumber, MyPhoneNumber) or `location` (Location, AskMyLocation, AskLocation,
+	 * MyLocation). Answers the NewMessage, or the inline_message delivered to ReceiveInlineMessage.
+	 */
+	userAnswerButton(input: ButtonAnswerInput): { delivery: 'message'; message: SandboxMessage } | { delivery: 'inline'; inlineMessage: InlineMessage } {
+		const answer = actions.userAnswerButton(this.state, input);
+		return answer.delivery === 'message' ? { delivery: 'message', message: messageSnapshot(answer.message) } : structuredClone(answer);
 	}
 
 	userStartBot(input: { userId: string; botId?: string; startId?: string; sendStartMessage?: boolean }): ChatSnapshot {

@@ -6,7 +6,7 @@
 import type { BotCommand, Keypad, Metadata, MetadataPart } from '../nodes/shared/types';
 import { buttonLinkProblems } from '../nodes/shared/buttonLink';
 import type { ButtonLinkProblem } from '../nodes/shared/buttonLink';
-import { BUTTON_LINK_TYPES, BUTTON_TYPES, MAX_METADATA_PARTS, METADATA_TYPES } from '../nodes/shared/types';
+import { BUTTON_LINK_TYPES, BUTTON_TYPES, METADATA_TYPES } from '../nodes/shared/types';
 import type { LinkButtonsMode, OneTimeKeyboardSpelling, SandboxConfig } from './config';
 import { invalidInput } from './errors';
 import type { ChatKind } from './state';
@@ -131,8 +131,8 @@ function buttonLinkMessage(problem: ButtonLinkProblem, buttonPath: string, butto
 			return `${path} must be one of ${BUTTON_LINK_TYPES.join(', ')}; got ${JSON.stringify(value)}`;
 		case 'urlMissing':
 			return `${path} is required for type url and must be a non-empty string, got ${describe(value)}`;
-		case 'urlNotHttp':
-			return `${path} must be an absolute http(s) URL; got ${JSON.stringify(value)}`;
+		case 'badUrl':
+			return `${path} must be an absolute http(s) URL or a rubika:// link; got ${JSON.stringify(value)}`;
 		case 'otherLinkTypeField':
 			return `${path} is only allowed for type ${problem.path.endsWith('link_url') ? 'url' : 'joinchannel'}`;
 		case 'badUsername':
@@ -201,22 +201,36 @@ export function validateKeypad(value: unknown, path: string, kind: 'inline' | 'c
 	return structuredClone(keypad) as unknown as Keypad;
 }
 
+/** A message's text (or caption) within `maxTextLength`, counted in `textLengthUnit` (facts §7: both unknown). */
+export function checkTextLength(text: string | undefined, field: string, rules: Pick<SandboxConfig, 'maxTextLength' | 'textLengthUnit'>): void {
+	if (text === undefined || rules.maxTextLength === null) return;
+	const length = rules.textLengthUnit === 'utf16' ? text.length : [...text].length;
+	if (length > rules.maxTextLength) {
+		const unit = rules.textLengthUnit === 'utf16' ? 'UTF-16 code units' : 'characters';
+		throw invalidInput(`${field} is ${length} ${unit} long; at most ${rules.maxTextLength} are allowed`);
+	}
+}
+
 /** Length in UTF-16 code units, which is what the service counts (an emoji is 2) and what JS strings use. */
 function utf16Length(text: string): number {
 	return text.length;
 }
 
+/** The knobs that decide what formatting a message may carry. */
+type MetadataRules = Pick<SandboxConfig, 'maxMetadataParts' | 'mentionsOutsideGroups'>;
+
 /**
- * Formatting metadata (facts §7): at most 30 parts; each has a known type, an integer from_index ≥ 0, an
- * integer length > 0, and ends within the text in UTF-16 units; Link needs link_url, MentionText needs
- * mention_text_user_id and is only allowed in groups. One bad part rejects the whole request.
+ * Formatting metadata (facts §7): at most `maxMetadataParts` parts (30 documented); each has a known type, an
+ * integer from_index ≥ 0, an integer length > 0, and ends within the text in UTF-16 units; Link needs
+ * link_url, MentionText needs mention_text_user_id and is only allowed in groups (unless
+ * `mentionsOutsideGroups` is 'accept'). One bad part rejects the whole request.
  */
-export function validateMetadata(value: unknown, text: string | undefined, chatKind: ChatKind): Metadata {
+export function validateMetadata(value: unknown, text: string | undefined, chatKind: ChatKind, rules: MetadataRules): Metadata {
 	const metadata = asObject(value, 'metadata');
 	const parts = metadata.meta_data_parts;
 	if (!Array.isArray(parts)) throw invalidInput(`metadata.meta_data_parts must be an array, got ${describe(parts)}`);
-	if (parts.length > MAX_METADATA_PARTS) {
-		throw invalidInput(`metadata.meta_data_parts has ${parts.length} parts; at most ${MAX_METADATA_PARTS} are allowed`);
+	if (parts.length > rules.maxMetadataParts) {
+		throw invalidInput(`metadata.meta_data_parts has ${parts.length} parts; at most ${rules.maxMetadataParts} are allowed`);
 	}
 	if (parts.length > 0 && text === undefined) throw invalidInput('metadata needs a text to format');
 	const textLength = utf16Length(text ?? '');
@@ -246,7 +260,7 @@ export function validateMetadata(value: unknown, text: string | undefined, chatK
 			if (typeof part.mention_text_user_id !== 'string' || part.mention_text_user_id.trim() === '') {
 				throw invalidInput(`${path}.mention_text_user_id is required for MentionText`);
 			}
-			if (chatKind !== 'Group') throw invalidInput(`${path}: MentionText is only allowed in group chats`);
+			if (chatKind !== 'Group' && rules.mentionsOutsideGroups === 'reject') throw invalidInput(`${path}: MentionText is only allowed in group chats`);
 		} else if (part.mention_text_user_id !== undefined && part.mention_text_user_id !== null) {
 			throw invalidInput(`${path}.mention_text_user_id is only allowed for MentionText`);
 		}

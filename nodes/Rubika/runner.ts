@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
@@ -51,7 +52,8 @@ export async function runForEachItem(
 			}
 			try {
 				record?.checkItem(itemIndex);
-				const output = await operation.execute.call(context, itemIndex, { ...settings.calls, itemIndex });
+				const sentParts = record?.partsOf(itemIndex);
+				const output = await operation.execute.call(context, itemIndex, { ...settings.calls, itemIndex, ...(sentParts ? { sentParts } : {}) });
 				record?.delivered(itemIndex);
 				results[itemIndex] = toOutputItems(output, itemIndex);
 			} catch (caught) {
@@ -93,7 +95,7 @@ function toOutputItems(
 const EXECUTION_ITEM_KEYS = new Set(['json', 'binary', 'pairedItem']);
 
 /** What "Continue On Fail" puts into the item: enough to tell which chat failed and why. */
-function errorJson(error: Error): IDataObject {
+function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error instanceof NodeApiError) {
 		if (error.description) json.description = error.description;
@@ -102,5 +104,7 @@ function errorJson(error: Error): IDataObject {
 		if (response?.dev_message) json.dev_message = response.dev_message;
 		if (error.httpCode) json.httpCode = error.httpCode;
 	}
+	// An item that sends several messages (a long text) and failed after some of them went (sendPieces.ts).
+	if (Array.isArray(error.context?.sent_message_ids)) json.sent_message_ids = error.context.sent_message_ids;
 	return json;
 }

@@ -15,13 +15,17 @@
  * What a user can rely on: a re-run after a crash skips every chat that was recorded; at most the messages
  * delivered since the last recording call finished (the ones in flight, typically 1 to a few with Parallel
  * Requests) are sent twice; executions of the same workflow and node running at once share one record.
+ *
+ * An item that sends several messages (a long text) records its chat only once all of them went. When one
+ * fails, those sent before it are recorded under the chat's key and their content (`partsOf`), and a re-run
+ * of the item sends only the rest; a crash between two of them records nothing of the item.
  */
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
 import { CAMPAIGN_FIELD } from './actions/message/common';
-import type { RubikaOperation } from './actions/types';
+import type { RubikaOperation, SentParts } from './actions/types';
 import { readString } from './helpers/params';
 
 /**
@@ -174,6 +178,25 @@ export class SentRecord {
 		if (problem) throw problem;
 	}
 
+	/**
+	 * The record of the messages of one item that sends several (SentParts), or undefined when the item is not
+	 * sent under a campaign. A message is recorded under its chat's key and its label, so another campaign, chat
+	 * or text never matches it.
+	 */
+	partsOf(itemIndex: number): SentParts | undefined {
+		const send = this.toSend.get(itemIndex);
+		const { store } = this;
+		if (!send || !store) return undefined;
+		const keyOf = (label: string) => `${send.key}\u0000${label}`;
+		return {
+			sentBefore: async (labels) => {
+				const found = await findAlreadySent(this.context, store, this.row, labels.map(keyOf));
+				return new Set(labels.filter((label) => found.has(keyOf(label))));
+			},
+			delivered: (labels) => this.record(labels.map(keyOf)),
+		};
+	}
+
 	/** Recording failed: sending more would deliver messages a re-run sends again, so the run stops. */
 	stopReason(): NodeOperationError | undefined {
 		return this.failure;
@@ -185,8 +208,11 @@ export class SentRecord {
 	 */
 	delivered(itemIndex: number): void {
 		const send = this.toSend.get(itemIndex);
-		if (!send) return;
-		this.deliveredKeys.add(send.key);
+		if (send) this.record([send.key]);
+	}
+
+	private record(keys: string[]): void {
+		for (const key of keys) this.deliveredKeys.add(key);
 		this.unrecorded = true;
 		if (!this.recording && !this.failure) this.recording = this.recordUntilDone();
 	}

@@ -5,7 +5,8 @@
  * it in its own way (the node names row and button, the sandbox the JSON path).
  *
  * - only a `Link` button carries a `button_link`, and a `Link` button needs one, an object;
- * - `{type: "url", link_url}`: an absolute http(s) address, nothing a browser would strip or misread;
+ * - `{type: "url", link_url}`: an absolute http(s) address, nothing a browser would strip or misread, or an app
+ *   link `rubika://<host>/…` (rubpy, rubka and a PHP library send those: see `appLinkOf`);
  * - `{type: "joinchannel", joinchannel_data: {username, ask_join?}}`: a channel username without "@",
  *   `ask_join` a boolean when given;
  * - `link_url` only for url, `joinchannel_data` only for joinchannel;
@@ -19,18 +20,32 @@ import { BUTTON_LINK_TYPES } from './types';
 export const CHANNEL_USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
 
 /**
- * An absolute http(s) address with a host written right after `//`, and nothing a browser would strip or
- * misread (spaces, control characters).
+ * An absolute http(s) address or a Rubika app link (`rubika://`), with a host written right after `//`, and
+ * nothing a browser or the app would strip or misread (spaces, control characters).
  */
-function isHttpUrl(value: string): boolean {
-	if (/[\s\u0000-\u001f\u007f]/.test(value) || !/^https?:\/\/[^/]/i.test(value)) return false;
+function isButtonUrl(value: string): boolean {
+	if (/[\s\u0000-\u001f\u007f]/.test(value) || !/^(https?|rubika):\/\/[^/]/i.test(value)) return false;
 	let parsed: URL;
 	try {
 		parsed = new URL(value);
 	} catch {
 		return false;
 	}
-	return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+	return ['http:', 'https:', 'rubika:'].includes(parsed.protocol) && parsed.hostname !== '';
+}
+
+/**
+ * The rubika.ir web addresses of an invitation to a group (`/joing/…`) or a channel (`/joinc/…`) and of a post
+ * (`/post/…`), and the app link each stands for. rubpy, rubka and a PHP library turn the first into the second
+ * in every link button they send (facts §2), so that a tap opens the app rather than the browser; the node does
+ * the same. They match `https://rubika.ir/` only; `http://` and `www.` are taken too, as the same address.
+ */
+const WEB_ADDRESS_OF_APP_LINK = /^https?:\/\/(?:www\.)?rubika\.ir\/(joing|joinc|post)\/(?=\S)/i;
+const APP_LINK_HOSTS: Record<string, string> = { joing: 'g.rubika.ir', joinc: 'c.rubika.ir', post: 'p.rubika.ir' };
+
+/** `https://rubika.ir/joing/CODE` → `rubika://g.rubika.ir/CODE` (joinc → c., post → p.); any other address as it is. */
+export function appLinkOf(url: string): string {
+	return url.replace(WEB_ADDRESS_OF_APP_LINK, (_whole, kind: string) => `rubika://${APP_LINK_HOSTS[kind.toLowerCase()]}/`);
 }
 
 type ButtonLinkProblemCode =
@@ -44,8 +59,8 @@ type ButtonLinkProblemCode =
 	| 'unknownLinkType'
 	/** `link_url` of a url link is absent, not text, or empty. */
 	| 'urlMissing'
-	/** `link_url` is text but not an absolute http(s) address. */
-	| 'urlNotHttp'
+	/** `link_url` is text but neither an absolute http(s) address nor a `rubika://` link. */
+	| 'badUrl'
 	/** A field of the other link type: `link_url` on joinchannel, `joinchannel_data` on url. */
 	| 'otherLinkTypeField'
 	/** `joinchannel_data.username` is not a channel username. */
@@ -87,8 +102,8 @@ export function buttonLinkProblems(button: { type?: unknown; button_link?: unkno
 		const url = link.link_url;
 		if (typeof url !== 'string' || url.trim() === '') {
 			problems.push({ code: 'urlMissing', path: 'button_link.link_url', value: url });
-		} else if (!isHttpUrl(url)) {
-			problems.push({ code: 'urlNotHttp', path: 'button_link.link_url', value: url });
+		} else if (!isButtonUrl(url)) {
+			problems.push({ code: 'badUrl', path: 'button_link.link_url', value: url });
 		}
 		if (given(link.joinchannel_data)) {
 			problems.push({ code: 'otherLinkTypeField', path: 'button_link.joinchannel_data', value: link.joinchannel_data });

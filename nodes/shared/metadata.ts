@@ -54,13 +54,19 @@ function splitsSurrogatePair(text: string, index: number): boolean {
 
 /**
  * Checks parts against the text they format. Throws `InputError(field, "part N: …")` (N counted from 1)
- * on the first problem; returns nothing when all parts are fine. No parts at all is valid.
+ * on the first problem; returns nothing when all parts are fine. No parts at all is valid. `oneMessage`
+ * false leaves out the count of parts: a text that is split into several messages may carry more in all.
  */
-export function validateMetadataParts(text: string, parts: unknown, field: string): asserts parts is MetadataPart[] {
+export function validateMetadataParts(
+	text: string,
+	parts: unknown,
+	field: string,
+	{ oneMessage = true } = {},
+): asserts parts is MetadataPart[] {
 	if (!Array.isArray(parts)) {
 		throw new InputError(field, 'formatting parts must be a list');
 	}
-	if (parts.length > MAX_METADATA_PARTS) {
+	if (oneMessage && parts.length > MAX_METADATA_PARTS) {
 		throw new InputError(
 			field,
 			`has ${parts.length} formatting parts; Rubika allows at most ${MAX_METADATA_PARTS} per message`,

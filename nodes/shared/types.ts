@@ -147,6 +147,16 @@ export type MetadataType = (typeof METADATA_TYPES)[number];
 /** Most formatting parts one message may carry (facts §7). */
 export const MAX_METADATA_PARTS = 30;
 
+/**
+ * Longest text one message may carry, in UTF-16 code units (facts §7): one library (maxrubika) gives 4,096
+ * "characters" for editMessageText and the others assume the same for sendMessage; Rubika documents no limit.
+ * Which unit Rubika counts is unknown (Python's len, which maxrubika uses, counts code points). UTF-16 units
+ * are never fewer than code points (an emoji is 1 code point, 2 units; a Persian letter 1 of each), so a text
+ * within this many units is within the limit whichever of the two Rubika counts. The probe should confirm it;
+ * the sandbox's `maxTextLength` and `textLengthUnit` play the variants.
+ */
+export const MAX_TEXT_LENGTH = 4096;
+
 /** What a `Link` button opens (only rubpy documents it, facts §2): a web address or a channel to join. */
 export const BUTTON_LINK_TYPES = ['url', 'joinchannel'] as const;
 type ButtonLinkType = (typeof BUTTON_LINK_TYPES)[number];
@@ -339,6 +349,8 @@ export interface InlineMessage {
 	text?: string | null;
 	file?: RubikaFile | null;
 	location?: Location | null;
+	/** Not in the documented model; rubka reads it here too (a shared phone number, facts §11). */
+	contact_message?: ContactMessage | null;
 	aux_data?: AuxData | null;
 	message_id: string;
 	chat_id: string;

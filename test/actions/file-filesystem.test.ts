@@ -55,6 +55,7 @@ test('Send File streams binary data from disk instead of loading it', async () =
 	expect(actions.sandbox.file(fileId)?.bytes.equals(data)).toBe(true);
 	expect(result.items[0].json).toEqual({
 		message_id: actions.sandbox.lastMessage(CHAT)!.message_id,
+		message_ids: [actions.sandbox.lastMessage(CHAT)!.message_id],
 		chat_id: CHAT,
 		file_id: fileId,
 		file_name: 'movie.mp4',

@@ -45,6 +45,7 @@ describe('Message → Send File from binary data', () => {
 			{
 				json: {
 					message_id: message.message_id,
+					message_ids: [message.message_id],
 					chat_id: CHAT,
 					file_id: fileId.file_id,
 					file_name: 'logo.png',
@@ -272,6 +273,7 @@ describe('Message → Send File by file ID', () => {
 		expect(bodies('sendFile')[0]).toEqual({ chat_id: DEMO_GROUP_ID, file_id: fileId, text: 'again' });
 		expect(result.items[0].json).toEqual({
 			message_id: actions.sandbox.lastMessage(DEMO_GROUP_ID)!.message_id,
+			message_ids: [actions.sandbox.lastMessage(DEMO_GROUP_ID)!.message_id],
 			chat_id: DEMO_GROUP_ID,
 			file_id: fileId,
 			text: 'again',

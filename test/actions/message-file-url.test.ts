@@ -135,6 +135,7 @@ describe('Send File from a URL: the served bytes reach Rubika', () => {
 			{
 				json: {
 					message_id: actions.sandbox.lastMessage(CHAT)!.message_id,
+					message_ids: [actions.sandbox.lastMessage(CHAT)!.message_id],
 					chat_id: CHAT,
 					file_id: fileId,
 					file_name: 'photo.jpg',

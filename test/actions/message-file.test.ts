@@ -70,7 +70,7 @@ describe('Message → Send File by file ID', () => {
 			},
 		]);
 		const message = actions.sandbox.lastMessage(CHAT)!;
-		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT, file_id: file.file_id, text: caption }, pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([{ json: { message_id: message.message_id, message_ids: [message.message_id], chat_id: CHAT, file_id: file.file_id, text: caption }, pairedItem: { item: 0 } }]);
 		expect(message).toMatchObject({
 			file: { file_id: file.file_id, file_name: 'menu.pdf' },
 			text: caption,

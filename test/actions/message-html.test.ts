@@ -40,7 +40,7 @@ describe('Message → Send Text with Formatting "HTML"', () => {
 		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text, metadata }]);
 		const message = actions.sandbox.lastMessage(CHAT)!;
 		expect(message).toMatchObject({ text, metadata, sender_type: 'Bot' });
-		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT, text }, pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([{ json: { message_id: message.message_id, message_ids: [message.message_id], chat_id: CHAT, text }, pairedItem: { item: 0 } }]);
 	});
 
 	test('a mention in a group, and a code block with its language, from an expression per item', async () => {
@@ -116,8 +116,8 @@ describe('Formatting "HTML": input refused before sending', () => {
 		],
 		['empty text with HTML', { text: ' ' }, 'Text: is required [item 0]'],
 		[
-			'more than 30 HTML parts',
-			{ text: Array.from({ length: 31 }, () => '<b>a</b>').join(' ') },
+			'more than 30 HTML parts with Long Text "Refuse"',
+			{ text: Array.from({ length: 31 }, () => '<b>a</b>').join(' '), textOptions: { longText: 'refuse' } },
 			'Formatting (HTML): has 31 formatting parts; Rubika allows at most 30 per message [item 0]',
 		],
 	]);

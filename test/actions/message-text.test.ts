@@ -24,7 +24,7 @@ describe('Message → Send Text: formatting', () => {
 		expect(result.error).toBeUndefined();
 		expect(bodies('sendMessage')).toEqual([{ chat_id: CHAT, text }]);
 		const message = lastMessage();
-		expect(result.items).toEqual([{ json: { message_id: message.message_id, chat_id: CHAT, text }, pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([{ json: { message_id: message.message_id, message_ids: [message.message_id], chat_id: CHAT, text }, pairedItem: { item: 0 } }]);
 		expect(message).toMatchObject({ text, sender_type: 'Bot' });
 		expect(message.metadata).toBeUndefined();
 	});
@@ -185,7 +185,7 @@ describe('Message → Send Text: keypads and send options', () => {
 			},
 		]);
 		const message = lastMessage();
-		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, chat_id: CHAT, text: 'Choose' }]);
+		expect(jsonOf(result)).toEqual([{ message_id: message.message_id, message_ids: [message.message_id], chat_id: CHAT, text: 'Choose' }]);
 		expect(message).toMatchObject({
 			text: 'Choose',
 			inline_keypad: inlineBuilt,
@@ -285,8 +285,8 @@ describe('Message → Send Text: items, Continue On Fail and Rubika errors', () 
 			{ chat_id: reza.chat_id, text: 'Hello رضا' },
 		]);
 		expect(result.items).toEqual([
-			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id, text: 'Hello Sara' }, pairedItem: { item: 0 } },
-			{ json: { message_id: lastMessage(reza.chat_id).message_id, chat_id: reza.chat_id, text: 'Hello رضا' }, pairedItem: { item: 1 } },
+			{ json: { message_id: lastMessage(sara.chat_id).message_id, message_ids: [lastMessage(sara.chat_id).message_id], chat_id: sara.chat_id, text: 'Hello Sara' }, pairedItem: { item: 0 } },
+			{ json: { message_id: lastMessage(reza.chat_id).message_id, message_ids: [lastMessage(reza.chat_id).message_id], chat_id: reza.chat_id, text: 'Hello رضا' }, pairedItem: { item: 1 } },
 		]);
 	});
 
@@ -303,7 +303,7 @@ describe('Message → Send Text: items, Continue On Fail and Rubika errors', () 
 			{ chat_id: 'b0UnknownChat', text: 'Hi' },
 		]);
 		expect(result.items).toEqual([
-			{ json: { message_id: lastMessage(sara.chat_id).message_id, chat_id: sara.chat_id, text: 'Hi' }, pairedItem: { item: 0 } },
+			{ json: { message_id: lastMessage(sara.chat_id).message_id, message_ids: [lastMessage(sara.chat_id).message_id], chat_id: sara.chat_id, text: 'Hi' }, pairedItem: { item: 0 } },
 			{ json: { error: 'Chat ID: is required [item 1]' }, pairedItem: { item: 1 } },
 			{
 				json: {
@@ -468,16 +468,16 @@ describe('Message → Send Text: input refused before sending', () => {
 			/^Formatting \(JSON\): part 1: type "Blink" is not valid; allowed: Bold, .* \[item 0\]$/,
 		],
 		[
-			'more than 30 Markdown parts',
-			{ formatting: 'markdown', text: Array.from({ length: 31 }, () => '**a**').join(' ') },
+			'more than 30 Markdown parts with Long Text "Refuse"',
+			{ formatting: 'markdown', text: Array.from({ length: 31 }, () => '**a**').join(' '), textOptions: { longText: 'refuse' } },
 			'Formatting (Markdown): has 31 formatting parts; Rubika allows at most 30 per message [item 0]',
 		],
 	];
 	refusesEach(sendText({ text: 'Hello' }), cases);
 
-	test('more than 30 parts from an expression are refused', async () => {
+	test('more than 30 parts from an expression are refused with Long Text "Refuse"', async () => {
 		const parts31 = Array.from({ length: 31 }, (_, index) => ({ type: 'Bold', from_index: index, length: 1 }));
-		const result = await run(sendText({ text: 'x'.repeat(31), formatting: 'json', metadataJson: '={{ $json.parts }}' }), [
+		const result = await run(sendText({ text: 'x'.repeat(31), formatting: 'json', metadataJson: '={{ $json.parts }}', textOptions: { longText: 'refuse' } }), [
 			{ json: { parts: parts31 } },
 		]);
 		expectRefused(result, 'Formatting (JSON): has 31 formatting parts; Rubika allows at most 30 per message [item 0]');

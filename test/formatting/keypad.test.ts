@@ -270,8 +270,35 @@ describe('Link buttons', () => {
 		});
 	});
 
+	test('Ask Before Joining sends ask_join: true; left off, nothing is sent for it', () => {
+		expect(build({ linkType: 'joinchannel', channelUsername: 'sandbox_channel', askJoin: true }).rows[0].buttons[0].button_link).toEqual({
+			type: 'joinchannel',
+			joinchannel_data: { username: 'sandbox_channel', ask_join: true },
+		});
+		expect(build({ linkType: 'joinchannel', channelUsername: 'sandbox_channel', askJoin: false }).rows[0].buttons[0].button_link).toEqual({
+			type: 'joinchannel',
+			joinchannel_data: { username: 'sandbox_channel' },
+		});
+	});
+
+	test('a rubika.ir invitation or post address becomes the app link, from the builder, its extra JSON and a JSON keypad', () => {
+		const invitation = 'https://rubika.ir/joing/BHFBIFJE0HFRQUYDGNWNSAWFBMVBBPVW';
+		const appLink = { type: 'url', link_url: 'rubika://g.rubika.ir/BHFBIFJE0HFRQUYDGNWNSAWFBMVBBPVW' };
+		expect(build({ linkType: 'url', url: invitation }).rows[0].buttons[0].button_link).toEqual(appLink);
+		const extra = JSON.stringify({ button_link: { type: 'url', link_url: invitation } });
+		expect(build({ options: { extra } }).rows[0].buttons[0].button_link).toEqual(appLink);
+		const input = [[{ id: 'join', text: 'Join', type: 'Link', button_link: { type: 'url', link_url: 'https://rubika.ir/post/news/42' } }]];
+		expect(parseKeypad(input, 'Keypad', 'inline').rows[0].buttons[0].button_link).toEqual({ type: 'url', link_url: 'rubika://p.rubika.ir/news/42' });
+		// The input itself is left as it was.
+		expect(input[0][0].button_link.link_url).toBe('https://rubika.ir/post/news/42');
+		expect(build({ linkType: 'url', url: 'rubika://l.rubika.ir/sandbox_channel' }).rows[0].buttons[0].button_link).toEqual({
+			type: 'url',
+			link_url: 'rubika://l.rubika.ir/sandbox_channel',
+		});
+	});
+
 	test.each([
-		[{ linkType: 'url', url: '' }, 'row 1, button 1: the URL "" is not a web address (http:// or https://)'],
+		[{ linkType: 'url', url: '' }, 'row 1, button 1: the URL "" is not a web address (http:// or https://) or a Rubika link (rubika://)'],
 		[{ linkType: 'url', url: 'javascript:alert(1)' }, /the URL "javascript:alert\(1\)" is not a web address/],
 		[{ linkType: 'joinchannel', channelUsername: 'x' }, /the channel username "x" is not valid/],
 	])('refuses a Link button that opens nothing usable: %j', (button, message) => {

@@ -223,3 +223,23 @@ test('npm run probe takes the token from RUBIKA_BOT_TOKEN and writes a report wi
 		rmSync(dir, { recursive: true, force: true });
 	}
 });
+
+test('npm run probe -- --interactive without a terminal and without --yes says what it would do and sends nothing; flags of the other run are refused', async () => {
+	const dir = mkdtempSync(path.join(tmpdir(), 'rubika-probe-'));
+	try {
+		const out = path.join(dir, 'interactive.json');
+		const run = await runScript('probe/cli.ts', ['--interactive', '--base-url', t.sandbox.baseUrl, '--chat', sara.chat_id, '--pace-ms', '0', '--out', out], {
+			RUBIKA_BOT_TOKEN: DEMO_BOT_TOKEN,
+		});
+		expect(run.stdout).toContain('stop every workflow');
+		expect(run.stdout).toContain('Stopped: no terminal to agree at');
+		expect(run.code).toBe(1);
+		expect((JSON.parse(readFileSync(out, 'utf8')) as ProbeReport).stopped).toContain('run it again with --yes');
+		for (const method of ['getUpdates', 'sendMessage']) expect(t.sandbox.requestsFor(method)).toHaveLength(0);
+
+		const misplaced = await runScript('probe/cli.ts', ['--interactive', '--get-updates', '--chat', sara.chat_id, '--yes'], { RUBIKA_BOT_TOKEN: DEMO_BOT_TOKEN });
+		expect([misplaced.code, misplaced.stderr]).toEqual([2, expect.stringContaining('--get-updates belong to the method run, not to --interactive')]);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});

@@ -111,6 +111,43 @@ export interface Receiver {
 	close(): Promise<void>;
 }
 
+/**
+ * A receiver for a whole test file: started before its tests, emptied (and answering 200 again) before each,
+ * closed after them.
+ */
+export function useReceiver(): Receiver {
+	let current: Receiver | undefined;
+	const started = (): Receiver => {
+		if (current === undefined) throw new Error('the receiver is started in beforeAll: use it inside a test');
+		return current;
+	};
+	beforeAll(async () => {
+		current = await startReceiver();
+	});
+	afterAll(async () => {
+		await current?.close();
+	});
+	beforeEach(() => {
+		started().hits.length = 0;
+		started().status = 200;
+	});
+	return {
+		get url() {
+			return started().url;
+		},
+		get hits() {
+			return started().hits;
+		},
+		get status() {
+			return started().status;
+		},
+		set status(status: number) {
+			started().status = status;
+		},
+		close: async () => await started().close(),
+	};
+}
+
 /** A tiny webhook receiver on 127.0.0.1 that records every POST. */
 export async function startReceiver(): Promise<Receiver> {
 	const receiver: Receiver = { url: '', hits: [], status: 200, close: async () => undefined };

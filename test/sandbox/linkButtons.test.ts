@@ -55,7 +55,7 @@ describe('malformed link buttons are INVALID_INPUT naming the row, button and fi
 		['url without link_url', urlButton('x', undefined), /button_link\.link_url is required for type url/],
 		['an empty link_url', urlButton('x', ''), /button_link\.link_url is required for type url/],
 		['a relative link_url', urlButton('x', '/webhook-waiting/1'), /button_link\.link_url must be an absolute http\(s\) URL/],
-		['a javascript: link_url', urlButton('x', 'javascript:alert(1)'), /link_url must be an absolute http\(s\) URL; got "javascript:alert\(1\)"/],
+		['a javascript: link_url', urlButton('x', 'javascript:alert(1)'), /link_url must be an absolute http\(s\) URL or a rubika:\/\/ link; got "javascript:alert\(1\)"/],
 		['a data: link_url', urlButton('x', 'data:text/html,<b>x</b>'), /link_url must be an absolute http\(s\) URL/],
 		['an ftp link_url', urlButton('x', 'ftp://example.com/f'), /link_url must be an absolute http\(s\) URL/],
 		['a link_url with a space', urlButton('x', 'https://example.com/a b'), /link_url must be an absolute http\(s\) URL/],

@@ -1,22 +1,10 @@
 import { DEMO_BOT_ID, DEMO_USERS } from '../../sandbox';
 import { useSandbox, withSandbox } from '../harness/sandbox';
-import type { Receiver } from './helpers';
-import { ok, startReceiver } from './helpers';
+import { ok, useReceiver } from './helpers';
 
 const { sara } = DEMO_USERS;
 const t = useSandbox();
-let receiver: Receiver;
-
-beforeAll(async () => {
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await receiver.close();
-});
-beforeEach(() => {
-	receiver.hits.length = 0;
-	receiver.status = 200;
-});
+const receiver = useReceiver();
 
 const inlineKeypad = { rows: [{ buttons: [{ id: 'yes', type: 'Simple', button_text: 'Yes' }] }] };
 

@@ -8,9 +8,10 @@ import { optionsNamedByValue } from '../../shared/descriptions';
 import { InputError } from '../../shared/errors';
 import type { FormattedText } from '../../shared/formattedText';
 import { htmlToRubika } from '../../shared/html';
+import { splitFormattedText } from '../../shared/longText';
 import { markdownToRubika } from '../../shared/markdown';
-import { parseMetadataJson, validateMetadataParts } from '../../shared/metadata';
-import { METADATA_TYPES } from '../../shared/types';
+import { parseMetadataJson, utf16Length, validateMetadataParts } from '../../shared/metadata';
+import { MAX_METADATA_PARTS, MAX_TEXT_LENGTH, METADATA_TYPES } from '../../shared/types';
 import type { MetadataPart, MetadataType } from '../../shared/types';
 import { inputModeProperties } from './inputMode';
 import { parameter, withInputErrors } from './params';
@@ -151,37 +152,107 @@ interface BuilderPart {
 	mentionUserId?: string;
 }
 
+/** What Long Text (Text Options) does with a text too long for one message. */
+export type LongText = 'split' | 'refuse';
+
+interface ReadTextOptions {
+	/** The field's display name: text that ends up empty is refused naming it. Absent: the text is optional. */
+	requiredField?: string;
+}
+
+/** A message's `text` and, only when there are parts, its `metadata`. */
+export interface MessageFields {
+	text: string;
+	metadata?: { meta_data_parts: MetadataPart[] };
+}
+
+export function messageFieldsOf({ text, parts }: FormattedText): MessageFields {
+	return parts.length > 0 ? { text, metadata: { meta_data_parts: parts } } : { text };
+}
+
 /**
  * Reads a text parameter with its formatting. Markdown and HTML are converted (text without the markup +
  * parts); builder and JSON parts are checked against the text. `metadata` is only present when there are
  * parts. With `requiredField` (the field's display name) text that ends up empty is refused, in words that
- * say whether it was left empty or the conversion emptied it.
+ * say whether it was left empty or the conversion emptied it. With `lengthField`, a text longer than one
+ * message may be (MAX_TEXT_LENGTH) is refused naming that field; `tooLongHint` says what to do instead.
  */
 export function readFormattedText(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	textParameterName = 'text',
-	options: { requiredField?: string } = {},
-): { text: string; metadata?: { meta_data_parts: MetadataPart[] } } {
-	const rawText = parameter(this, textParameterName, itemIndex, '') as unknown;
-	const text = rawText === undefined || rawText === null ? '' : typeof rawText === 'string' ? rawText : String(rawText);
-	const formatting = parameter(this, 'formatting', itemIndex, 'none') as string;
+	options: ReadTextOptions & { lengthField?: string; tooLongHint?: string } = {},
+): MessageFields {
 	return withInputErrors(this, itemIndex, () => {
-		const formatted = applyFormatting(this, itemIndex, text, formatting);
-		if (options.requiredField !== undefined && formatted.text.trim() === '') {
-			// A conversion can leave nothing of what was typed: a lone "> " quote marker, an empty <b></b>.
-			const conversion = CONVERSIONS.get(formatting);
-			throw new InputError(
-				options.requiredField,
-				text.trim() === '' || conversion === undefined
-					? 'is required'
-					: `is empty once the ${conversion.markup} are removed; write some text or choose Formatting "None"`,
-			);
-		}
-		return formatted.parts.length > 0
-			? { text: formatted.text, metadata: { meta_data_parts: formatted.parts } }
-			: { text: formatted.text };
+		const formatted = readFormatted(this, itemIndex, textParameterName, options, { oneMessage: true });
+		if (options.lengthField !== undefined) refuseTooLong(formatted.text, options.lengthField, options.tooLongHint ?? 'shorten it');
+		return messageFieldsOf(formatted);
 	});
+}
+
+/**
+ * Reads a text parameter with its formatting (as readFormattedText does) as the messages it is sent in: one,
+ * or with Long Text "split" as many as its length and its formatting parts need (nodes/shared/longText.ts).
+ * `text` is the whole text as converted; `pieces` never hold a text of only spaces (none for an empty text).
+ */
+export function readFormattedPieces(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	textParameterName: string,
+	options: ReadTextOptions & { field: string; longText: LongText },
+): { text: string; pieces: FormattedText[] } {
+	return withInputErrors(this, itemIndex, () => {
+		const formatted = readFormatted(this, itemIndex, textParameterName, options, { oneMessage: false });
+		if (formatted.text.trim() === '') return { text: formatted.text, pieces: [] };
+		if (options.longText === 'refuse') {
+			// Too long is said first: it is what the user chose to be told about.
+			refuseTooLong(formatted.text, options.field, 'choose Text Options → Long Text "Split Into Several Messages", or shorten it');
+			const formatting = parameter(this, 'formatting', itemIndex, 'none') as string;
+			validateMetadataParts(formatted.text, formatted.parts, partsFieldOf(formatting));
+			return { text: formatted.text, pieces: [formatted] };
+		}
+		const pieces = splitFormattedText(formatted, { maxLength: MAX_TEXT_LENGTH, maxParts: MAX_METADATA_PARTS, field: options.field });
+		return { text: formatted.text, pieces };
+	});
+}
+
+/** The text and its checked parts for the chosen Formatting; an empty text refused when it is required. */
+function readFormatted(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	textParameterName: string,
+	{ requiredField }: ReadTextOptions,
+	{ oneMessage }: { oneMessage: boolean },
+): FormattedText {
+	const rawText = parameter(context, textParameterName, itemIndex, '') as unknown;
+	const text = rawText === undefined || rawText === null ? '' : typeof rawText === 'string' ? rawText : String(rawText);
+	const formatting = parameter(context, 'formatting', itemIndex, 'none') as string;
+	const formatted = applyFormatting(context, itemIndex, text, formatting, oneMessage);
+	if (requiredField !== undefined && formatted.text.trim() === '') {
+		// A conversion can leave nothing of what was typed: a lone "> " quote marker, an empty <b></b>.
+		const conversion = CONVERSIONS.get(formatting);
+		throw new InputError(
+			requiredField,
+			text.trim() === '' || conversion === undefined
+				? 'is required'
+				: `is empty once the ${conversion.markup} are removed; write some text or choose Formatting "None"`,
+		);
+	}
+	return formatted;
+}
+
+function refuseTooLong(text: string, field: string, hint: string): void {
+	const length = utf16Length(text);
+	if (length <= MAX_TEXT_LENGTH) return;
+	throw new InputError(
+		field,
+		`is ${length} characters long (UTF-16 code units: an emoji counts 2); Rubika takes at most ${MAX_TEXT_LENGTH} in one message: ${hint}`,
+	);
+}
+
+/** The field whose parts a Formatting's errors name. */
+function partsFieldOf(formatting: string): string {
+	return CONVERSIONS.get(formatting)?.field ?? (formatting === 'builder' ? PARTS_FIELD : JSON_FIELD);
 }
 
 /** The text as it is sent and its formatting parts, checked against that text, for the chosen Formatting. */
@@ -190,22 +261,24 @@ function applyFormatting(
 	itemIndex: number,
 	text: string,
 	formatting: string,
+	oneMessage: boolean,
 ): FormattedText {
 	const conversion = CONVERSIONS.get(formatting);
+	const field = partsFieldOf(formatting);
 	if (conversion !== undefined) {
 		const converted = conversion.convert(text);
-		validateMetadataParts(converted.text, converted.parts, conversion.field);
+		validateMetadataParts(converted.text, converted.parts, field, { oneMessage });
 		return converted;
 	}
 	if (formatting === 'builder') {
 		const value = parameter(context, 'formattingParts', itemIndex, {}) as { part?: BuilderPart[] };
 		const parts = (value.part ?? []).map(fromBuilderPart);
-		validateMetadataParts(text, parts, PARTS_FIELD);
+		validateMetadataParts(text, parts, field, { oneMessage });
 		return { text, parts };
 	}
 	if (formatting === 'json') {
-		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), JSON_FIELD);
-		validateMetadataParts(text, parts, JSON_FIELD);
+		const parts = parseMetadataJson(parameter(context, 'metadataJson', itemIndex, ''), field);
+		validateMetadataParts(text, parts, field, { oneMessage });
 		return { text, parts };
 	}
 	return { text, parts: [] };

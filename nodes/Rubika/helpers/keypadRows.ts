@@ -99,7 +99,8 @@ const BUTTON_FIELDS: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com',
 		displayOptions: { show: { type: ['Link'], linkType: ['url'] } },
-		description: 'The web address the button opens (http or https)',
+		description:
+			'The address the button opens: http or https, or a Rubika app link (rubika://). A rubika.ir/joing/…, /joinc/… or /post/… address is sent as the app link it stands for (rubika://g.rubika.ir/…), as Rubika\'s client libraries do.',
 	},
 	{
 		displayName: 'Channel Username',
@@ -109,6 +110,14 @@ const BUTTON_FIELDS: INodeProperties[] = [
 		placeholder: 'my_channel',
 		displayOptions: { show: { type: ['Link'], linkType: ['joinchannel'] } },
 		description: 'Username of the channel to join, without @',
+	},
+	{
+		displayName: 'Ask Before Joining',
+		name: 'askJoin',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { type: ['Link'], linkType: ['joinchannel'] } },
+		description: "Whether the app asks the person to confirm before joining the channel (ask_join; known from Rubika's client libraries only)",
 	},
 	...BUTTON_SETTINGS_FIELDS,
 	{

@@ -1,5 +1,7 @@
 /** What the keypad readers (JSON and builder) and the checks share. */
+import { appLinkOf } from '../buttonLink';
 import { InputError } from '../errors';
+import { isPlainObject } from '../json';
 import { BUTTON_TYPES } from '../types';
 import type { Keypad } from '../types';
 
@@ -39,5 +41,16 @@ export function syncOneTimeFlag(keypad: Keypad, field: string): void {
 	if (value !== undefined) {
 		keypad.one_time_keyboard = value;
 		keypad.on_time_keyboard = value;
+	}
+}
+
+/**
+ * A url Link button carrying a rubika.ir join or post address gets the app link the client libraries send
+ * instead (buttonLink.ts `appLinkOf`); the button is changed in place, its link object replaced.
+ */
+export function useAppLink(button: Record<string, unknown>): void {
+	const link = button.button_link;
+	if (isPlainObject(link) && link.type === 'url' && typeof link.link_url === 'string') {
+		button.button_link = { ...link, link_url: appLinkOf(link.link_url) };
 	}
 }

@@ -3,7 +3,7 @@ import { InputError } from '../errors';
 import { isPlainObject, parseJsonField } from '../json';
 import type { Button, ButtonLink, Keypad } from '../types';
 import type { KeypadKind } from './common';
-import { canonicalButtonType, generatedButtonId, place, syncOneTimeFlag } from './common';
+import { canonicalButtonType, generatedButtonId, place, syncOneTimeFlag, useAppLink } from './common';
 import type { ButtonSettingsFields } from './settings';
 import { buttonSettings, buttonSettingsKey } from './settings';
 import { validateKeypad } from './validate';
@@ -31,6 +31,8 @@ interface BuilderButton extends ButtonSettingsFields {
 	linkType?: string;
 	url?: string;
 	channelUsername?: string;
+	/** Channel to Join: the app asks the person before joining (`ask_join`). */
+	askJoin?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export function keypadFromBuilderRows(
 						button_text: entry.text ?? '',
 					};
 					if (button.type === 'Link' && extra.button_link === undefined) button.button_link = builderLink(entry);
+					useAppLink(button);
 					const key = buttonSettingsKey(button.type);
 					if (key !== undefined && extra[key] === undefined) {
 						const problem = (message: string) => new InputError(field, `${place(rowIndex, column)}: ${message}`);
@@ -95,7 +98,9 @@ export function keypadFromBuilderRows(
 /** A Link button's target from the builder's fields (Opens, URL, Channel Username). */
 function builderLink(entry: BuilderButton): ButtonLink {
 	if (entry.linkType === 'joinchannel') {
-		return { type: 'joinchannel', joinchannel_data: { username: String(entry.channelUsername ?? '').trim().replace(/^@/, '') } };
+		const username = String(entry.channelUsername ?? '').trim().replace(/^@/, '');
+		// Sent only when asked for, so a button saved before the field existed sends what it sent.
+		return { type: 'joinchannel', joinchannel_data: { username, ...(entry.askJoin === true ? { ask_join: true } : {}) } };
 	}
 	return { type: 'url', link_url: String(entry.url ?? '').trim() };
 }

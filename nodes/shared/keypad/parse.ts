@@ -5,7 +5,7 @@ import { InputError } from '../errors';
 import { isPlainObject, parseJsonField } from '../json';
 import type { Button, Keypad, KeypadRow } from '../types';
 import type { KeypadKind } from './common';
-import { CHAT_ONLY_FIELDS, canonicalButtonType, generatedButtonId, place, syncOneTimeFlag } from './common';
+import { CHAT_ONLY_FIELDS, canonicalButtonType, generatedButtonId, place, syncOneTimeFlag, useAppLink } from './common';
 import { validateKeypad } from './validate';
 
 /**
@@ -107,6 +107,7 @@ function normalizeButton(raw: unknown, row: number, column: number, field: strin
 	} else if (typeof button.type === 'string') {
 		button.type = canonicalButtonType(button.type);
 	}
+	useAppLink(button);
 	// Known fields first, so requests read naturally in logs; everything else follows untouched.
 	const { id, type, button_text: buttonText, ...others } = button;
 	return { id, type, button_text: buttonText, ...others } as Button;

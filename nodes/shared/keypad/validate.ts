@@ -85,8 +85,8 @@ function buttonLinkMessage({ code, path, value }: ButtonLinkProblem): string {
 		case 'notLinkButton':
 			return 'button_link is only for Link buttons';
 		case 'urlMissing':
-		case 'urlNotHttp':
-			return `the URL ${JSON.stringify(typeof value === 'string' ? value : '')} is not a web address (http:// or https://)`;
+		case 'badUrl':
+			return `the URL ${JSON.stringify(typeof value === 'string' ? value : '')} is not a web address (http:// or https://) or a Rubika link (rubika://)`;
 		case 'unknownLinkType':
 			return `button_link.type must be ${BUTTON_LINK_TYPES.join(' or ')}`;
 		case 'required':

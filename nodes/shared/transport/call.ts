@@ -42,7 +42,7 @@ export async function callAnyMethod(
 	};
 	// Only Bot API calls pass the rate-limit gate: the limit belongs to the bot token, which the upload and
 	// download addresses do not carry.
-	return await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response), {
+	return await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response, body), {
 		gated: true,
 	});
 }

@@ -2,6 +2,9 @@
  * Reading Rubika's answer: the envelope's `data` (big integer ids kept whole), or the refusal it carries as an
  * AttemptFailure saying what the status means; whether a retry can help is the retry policy's (./retryPolicy.ts).
  */
+import type { IDataObject } from 'n8n-workflow';
+
+import { chatIdHints } from '../chatIdHints';
 import { isPlainObject, parseJsonKeepingBigIntegers } from '../json';
 import { undocumentedMethodHint, unknownMethodReport } from '../unknownMethod';
 import type { RawResponse } from './failures';
@@ -17,8 +20,11 @@ const STATUS_EXPLANATIONS: Record<string, string> = {
 	TOO_REQUESTS: 'Rubika is rate limiting this bot. Slow down (see the node\'s pacing option) and try again.',
 };
 
-/** The envelope's `data` when Rubika says OK; throws the AttemptFailure for anything else. */
-export function readEnvelope(method: string, response: RawResponse): unknown {
+/**
+ * The envelope's `data` when Rubika says OK; throws the AttemptFailure for anything else. `body`, the request's,
+ * adds what it shows about a refusal (../chatIdHints.ts).
+ */
+export function readEnvelope(method: string, response: RawResponse, body?: IDataObject): unknown {
 	const text = bodyText(response.body);
 	const retryAfterMs = readRetryAfter(response.headers['retry-after']);
 	const envelope = parseEnvelope(text);
@@ -40,7 +46,7 @@ export function readEnvelope(method: string, response: RawResponse): unknown {
 		const details = { method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: response.statusCode };
 		throw new AttemptFailure(retryable.unknownMethod, unknownMethod.message, unknownMethod.description, details, response.statusCode);
 	}
-	throw refusal(method, status, devMessage, response.statusCode, retryAfterMs);
+	throw refusal(method, status, devMessage, response.statusCode, retryAfterMs, '', body);
 }
 
 /**
@@ -53,13 +59,16 @@ function refusal(
 	httpCode: number,
 	retryAfterMs: number | undefined,
 	httpNote = '',
+	body?: IDataObject,
 ): AttemptFailure {
 	const rateLimited = isRateLimitStatus(status);
 	const explanation = STATUS_EXPLANATIONS[rateLimited ? 'TOO_REQUESTS' : status] ?? `Rubika answered with the status ${status}.`;
 	return new AttemptFailure(
 		retryable.refusal(status, httpCode),
 		`Rubika ${method} failed: ${status}${httpNote}${devMessage ? ` – ${devMessage}` : ''}`,
-		explanation + (devMessage ? ` Rubika says: ${devMessage}` : '') + (rateLimited ? '' : undocumentedMethodHint(method)),
+		explanation +
+			(devMessage ? ` Rubika says: ${devMessage}` : '') +
+			(rateLimited ? '' : undocumentedMethodHint(method) + chatIdHints(body, status)),
 		{ method, status, ...(devMessage ? { dev_message: devMessage } : {}), http_code: httpCode },
 		httpCode,
 		retryAfterMs,

@@ -5,9 +5,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
+import { InputError } from '../../../shared/errors';
+import { MAX_METADATA_PARTS, MAX_TEXT_LENGTH } from '../../../shared/types';
+import type { LongText } from '../../helpers/formattingFields';
+import { formattingProperties, readFormattedPieces, readFormattedText } from '../../helpers/formattingFields';
 import { chatKeypadProperties, inlineKeypadProperties, readChatKeypad, readInlineKeypad } from '../../helpers/keypadFields';
-import { idProperty, optionalIdOf, parameter, requireId } from '../../helpers/params';
+import { idProperty, optionalIdOf, parameter, requireId, withInputErrors } from '../../helpers/params';
 
 export { chatIdProperty, readChatId } from '../../helpers/params';
 
@@ -16,7 +19,8 @@ const TEXT_FIELD = 'Text';
 const REPLY_TO_FIELD = 'Reply To Message ID';
 
 /** The Chat ID description of the send operations. */
-export const SEND_TO_CHAT_DESCRIPTION = 'Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel)';
+export const SEND_TO_CHAT_DESCRIPTION =
+	"Chat to send to, e.g. b0… (a private chat), g0… (group) or c0… (channel): a trigger's chat_id. A user ID (u0…) is not a chat ID.";
 
 export function messageIdProperty(description: string): INodeProperties {
 	return idProperty(MESSAGE_ID_FIELD, 'messageId', '1234567890123456789', description);
@@ -42,9 +46,83 @@ export function messageTextProperties(description: string): INodeProperties[] {
 	];
 }
 
-/** The text as it is sent and its metadata; text left empty, or that Markdown leaves empty, is refused. */
-export function readMessageText(context: IExecuteFunctions, itemIndex: number) {
-	return readFormattedText.call(context, itemIndex, 'text', { requiredField: TEXT_FIELD });
+/**
+ * Edit Text's text as it is sent and its metadata; text left empty, or that Markdown leaves empty, is refused,
+ * and so is a text too long for one message (an edit cannot make it several).
+ */
+export function readEditedText(context: IExecuteFunctions, itemIndex: number) {
+	return readFormattedText.call(context, itemIndex, 'text', {
+		requiredField: TEXT_FIELD,
+		lengthField: TEXT_FIELD,
+		tooLongHint: 'an edit changes one message, so shorten it',
+	});
+}
+
+/** Send Text's text as the messages it goes in (see Text Options); empty text is refused. */
+export function readMessagePieces(context: IExecuteFunctions, itemIndex: number, longText: LongText) {
+	return readFormattedPieces.call(context, itemIndex, 'text', { requiredField: TEXT_FIELD, field: TEXT_FIELD, longText });
+}
+
+/** What Text Options says for one item. */
+export interface TextOptions {
+	longText: LongText;
+	/** Send a message again without formatting when Rubika refuses it (INVALID_INPUT) with its formatting. */
+	plainTextIfRefused: boolean;
+}
+
+/**
+ * Text Options of Send Text (`textField` 'Text') and Send File ('Caption'): what a text too long for one
+ * message becomes, and whether a message whose formatting Rubika refuses goes again as plain text.
+ */
+export function textOptionsProperty(textField: 'Text' | 'Caption'): INodeProperties {
+	const what = textField === 'Text' ? 'the text' : 'the caption';
+	return {
+		displayName: 'Text Options',
+		name: 'textOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Long Text',
+				name: 'longText',
+				type: 'options',
+				options: [
+					{
+						name: 'Split Into Several Messages',
+						value: 'split',
+						description: `Longer than ${MAX_TEXT_LENGTH} characters (or with more than ${MAX_METADATA_PARTS} formatting parts), ${what} is cut at paragraphs, lines or sentences into messages that fit, each keeping its formatting; Reply To goes on the first, the keypads on the last`,
+					},
+					{
+						name: 'Refuse',
+						value: 'refuse',
+						description: `${textField} longer than ${MAX_TEXT_LENGTH} characters fails the item before anything is sent`,
+					},
+				],
+				default: 'split',
+				description: `What happens to ${what} when it is too long for one Rubika message`,
+			},
+			{
+				displayName: 'Plain Text If Formatting Is Refused',
+				name: 'plainTextIfRefused',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a message whose formatting Rubika refuses (INVALID_INPUT, e.g. a mention outside a group) is sent again without its formatting; the output then has formatting_dropped: true',
+			},
+		],
+	};
+}
+
+export function readTextOptions(context: IExecuteFunctions, itemIndex: number): TextOptions {
+	const options = parameter(context, 'textOptions', itemIndex, {}) as IDataObject;
+	const longText = options.longText ?? 'split';
+	return withInputErrors(context, itemIndex, () => {
+		if (longText !== 'split' && longText !== 'refuse') {
+			throw new InputError('Long Text', `must be Split Into Several Messages or Refuse; got "${String(longText)}"`);
+		}
+		return { longText, plainTextIfRefused: options.plainTextIfRefused === true || options.plainTextIfRefused === 'true' };
+	});
 }
 
 const disableNotificationOption = (description: string): INodeProperties => ({

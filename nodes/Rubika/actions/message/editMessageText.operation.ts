@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
-import { chatIdProperty, messageIdProperty, messageTextProperties, readChatId, readMessageId, readMessageText } from './common';
+import { chatIdProperty, messageIdProperty, messageTextProperties, readChatId, readEditedText, readMessageId } from './common';
 
 export const editMessageText: RubikaOperation = {
 	value: 'editMessageText',
@@ -17,7 +17,7 @@ export const editMessageText: RubikaOperation = {
 	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const messageId = readMessageId(this, itemIndex);
-		const { text, metadata } = readMessageText(this, itemIndex);
+		const { text, metadata } = readEditedText(this, itemIndex);
 		// metadata only when formatting produced parts: a plain edit sends exactly the documented fields.
 		const body: IDataObject = { chat_id: chatId, message_id: messageId, text };
 		if (metadata) body.metadata = metadata as unknown as IDataObject;

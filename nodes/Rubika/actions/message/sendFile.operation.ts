@@ -1,14 +1,25 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
 import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
-import { formattingProperties, readFormattedText } from '../../helpers/formattingFields';
+import { formattingProperties, readFormattedPieces } from '../../helpers/formattingFields';
 import { FILE_URL_FIELD } from '../../helpers/urlSource';
-import { callRubika } from '../../../shared/transport';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
 import type { ItemCall, RubikaOperation } from '../types';
-import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
+import {
+	SEND_TO_CHAT_DESCRIPTION,
+	chatIdProperty,
+	readChatId,
+	readSendExtras,
+	readTextOptions,
+	sendExtrasProperties,
+	textOptionsProperty,
+} from './common';
+import type { OutgoingMessage } from './sendPieces';
+import { sendMessages } from './sendPieces';
+
+const CAPTION_FIELD = 'Caption';
 
 const fromBinary = { fileSource: ['binary'] };
 /** The fields of a file this step uploads, whichever way it comes. */
@@ -73,6 +84,7 @@ export const sendFile: RubikaOperation = {
 		},
 		...formattingProperties('Caption'),
 		...sendExtrasProperties(),
+		textOptionsProperty('Caption'),
 		{
 			displayName: 'File Options',
 			name: 'fileOptions',
@@ -87,7 +99,9 @@ export const sendFile: RubikaOperation = {
 	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		// Everything is read and checked first: a bad field must not leave an uploaded file behind.
 		const chatId = readChatId(this, itemIndex);
-		const { text, metadata } = readFormattedText.call(this, itemIndex, 'caption');
+		const textOptions = readTextOptions(this, itemIndex);
+		// Rubika documents no caption limit: a caption is held to the limit of a text (MAX_TEXT_LENGTH).
+		const caption = readFormattedPieces.call(this, itemIndex, 'caption', { field: CAPTION_FIELD, longText: textOptions.longText });
 		const extras = readSendExtras(this, itemIndex);
 		const fileSource = this.getNodeParameter('fileSource', itemIndex, 'binary') as string;
 		let fileId: string | undefined;
@@ -102,12 +116,20 @@ export const sendFile: RubikaOperation = {
 		}
 
 		if (upload) fileId = await uploadFile(this, call, upload.source, upload.type);
-		const body: IDataObject = { chat_id: chatId, file_id: fileId };
-		// A caption of only spaces is no caption; sendFile's text is optional.
-		if (text.trim() !== '') body.text = text;
-		if (metadata) body.metadata = metadata as unknown as IDataObject;
-		Object.assign(body, extras);
-		const data = await callRubika(this, 'sendFile', body, call);
-		return { ...data, chat_id: chatId, file_id: fileId, ...(upload ? describeUpload(upload) : {}), ...(body.text === undefined ? {} : { text: body.text }) };
+		// The file carries the caption's first piece (a caption of only spaces is none: sendFile's text is
+		// optional); a caption too long for one message goes on in texts after it.
+		const [firstPiece, ...morePieces] = caption.pieces;
+		const messages: OutgoingMessage[] = [
+			{ method: 'sendFile', fields: { file_id: fileId }, piece: firstPiece },
+			...morePieces.map((piece) => ({ method: 'sendMessage' as const, fields: {}, piece })),
+		];
+		const sent = await sendMessages(this, call, chatId, messages, extras, textOptions);
+		return {
+			...sent,
+			chat_id: chatId,
+			file_id: fileId,
+			...(upload ? describeUpload(upload) : {}),
+			...(firstPiece === undefined ? {} : { text: caption.text }),
+		};
 	},
 };

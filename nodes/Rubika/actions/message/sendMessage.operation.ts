@@ -1,8 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { callRubika } from '../../../shared/transport';
 import type { ItemCall, RubikaOperation } from '../types';
-import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, messageTextProperties, readChatId, readMessageText, readSendExtras, sendExtrasProperties } from './common';
+import {
+	SEND_TO_CHAT_DESCRIPTION,
+	chatIdProperty,
+	messageTextProperties,
+	readChatId,
+	readMessagePieces,
+	readSendExtras,
+	readTextOptions,
+	sendExtrasProperties,
+	textOptionsProperty,
+} from './common';
+import { sendMessages } from './sendPieces';
 
 export const sendMessage: RubikaOperation = {
 	value: 'sendMessage',
@@ -13,16 +23,17 @@ export const sendMessage: RubikaOperation = {
 		chatIdProperty(SEND_TO_CHAT_DESCRIPTION),
 		...messageTextProperties('The message. Sent exactly as written unless Formatting says otherwise.'),
 		...sendExtrasProperties(),
+		textOptionsProperty('Text'),
 	],
 	recipient: readChatId,
 	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
-		const { text, metadata } = readMessageText(this, itemIndex);
-		const body: IDataObject = { chat_id: chatId, text };
-		if (metadata) body.metadata = metadata as unknown as IDataObject;
-		Object.assign(body, readSendExtras(this, itemIndex));
-		const data = await callRubika(this, 'sendMessage', body, call);
+		const textOptions = readTextOptions(this, itemIndex);
+		const { text, pieces } = readMessagePieces(this, itemIndex, textOptions.longText);
+		const extras = readSendExtras(this, itemIndex);
+		const messages = pieces.map((piece) => ({ method: 'sendMessage' as const, fields: {}, piece }));
+		const sent = await sendMessages(this, call, chatId, messages, extras, textOptions);
 		// What was sent, beside the ids: the text as it went out (after Markdown), for the next node and the reader.
-		return { ...data, chat_id: chatId, text };
+		return { ...sent, chat_id: chatId, text };
 	},
 };
