@@ -4,10 +4,14 @@
 // Rubika Trigger v2 (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`;
 // approval in the chat as a published workflow (the admin answers on the chat keypad, seen on the sandbox chat
 // page in headless Chromium: the screenshot send-and-wait-in-chat.png, into docs/images/ with RUBIKA_SCREENSHOTS=1).
+// Broadcasts as the examples build them, under a rate limit, in one n8n process: two at once for one bot, then the
+// bot's next execution, which starts at the pace the first two learned.
 // The echo bot (a webhook workflow) is exercised by e2e/webhook.mjs.
 //
 //   node e2e/examples.mjs [--version 2.8.4] [--no-build] [--keep]
+import { randomUUID } from 'node:crypto';
 import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { linearWorkflow, node } from '../tooling/workflow-builder.mjs';
 import { nodeItems, nodesRun } from '../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -141,6 +145,9 @@ export const test = {
 		// --- approval-in-chat.json (published, Rubika Trigger v2.1, the admin answers on the chat keypad) ---
 		await t.step(IN_CHAT, () => approvalInChat(world, t));
 
+		// --- broadcasts under a rate limit: one pacer per bot in the n8n process ------------------------
+		await t.step(RATE_LIMITED, () => broadcastsUnderALimit(world, t));
+
 		// --- the schedule itself ------------------------------------------------------------------
 		await t.step('scheduled-broadcast activation', async () => {
 			const id = world.exampleId('scheduled-broadcast.json');
@@ -153,6 +160,67 @@ export const test = {
 };
 
 const IN_CHAT = 'approval-in-chat.json';
+const RATE_LIMITED = 'broadcasts of one bot under a rate limit';
+
+/**
+ * A Webhook → Split Out → Send Text broadcast (Parallel Requests 5, Max Requests per Second 0) for a new bot that
+ * the sandbox limits to 5 requests a second, which the node is not told. Two broadcasts at once: both succeed,
+ * every recipient gets one message. Then the bot's next execution, with 5 recipients in parallel: it starts at
+ * the pace the first two learned in this n8n process, so its requests are spread out instead of going at once.
+ */
+async function broadcastsUnderALimit(world, t) {
+	const { admin, ctx } = world;
+	const limit = 5;
+	await world.server();
+	const s = await world.session();
+	const bot = await admin.addBot({ bot_title: 'Broadcast Bot' });
+	const credential = await s.post('/rest/credentials', { name: 'Broadcast Bot (rate limit)', type: 'rubikaApi', data: { accessToken: bot.token, baseUrl: world.sandbox.url } });
+	const webhookPath = `broadcast-${randomUUID().slice(0, 8)}`;
+	const nodes = [
+		node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: randomUUID() }),
+		node('Recipients', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.recipients', options: {} }),
+		node('Send', 'n8n-nodes-rubika.rubika', { resource: 'message', operation: 'sendMessage', chatId: '={{ $json.chat_id }}', text: 'News', requestOptions: { concurrency: 5 } }, { credential }),
+	];
+	const { connections, settings } = linearWorkflow(undefined, 'Broadcast under a rate limit', nodes);
+	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name: 'Broadcast under a rate limit', nodes, connections, settings } });
+	await admin.config({ rateLimit: { perSecond: limit, status: 'TOO_REQUESTS', httpStatus: 200 } });
+	try {
+		await world.activate(workflow.id);
+		await world.waitForWebhook(webhookPath);
+		const audience = async (count) => (await admin.call('POST', '/recipients', { count, botId: bot.bot_id })).chatIds;
+		const post = (chatIds) =>
+			fetch(`${ctx.baseUrl}/webhook/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ recipients: chatIds.map((chat_id) => ({ chat_id })) }) });
+		const sends = async () => (await admin.requests('sendMessage')).filter((r) => r.botId === bot.bot_id);
+
+		const halves = [await audience(15), await audience(15)];
+		const answers = await Promise.all(halves.map(post));
+		t.eq('rate limit: n8n accepts both broadcasts', answers.map((a) => a.status), [200, 200]);
+		const both = await world.waitForExecutions(workflow.id, { count: 2, timeoutMs: 60_000 });
+		t.eq('rate limit: both executions succeed', both.map((e) => e.status), ['success', 'success']);
+		const counts = await admin.botMessageCounts(halves.flat());
+		t.check('rate limit: each of the 30 recipients got exactly one message', counts.every((n) => n === 1), counts.join(''));
+		const refused = (await sends()).filter((r) => r.fault === 'rateLimit').length;
+		t.check(`rate limit: the sandbox refused some requests (${limit}/s, which the node was not told)`, refused > 0, `${refused} TOO_REQUESTS`);
+
+		const before = (await sends()).length;
+		const next = await audience(5);
+		await post(next);
+		const [third] = (await world.waitForExecutions(workflow.id, { count: 3, timeoutMs: 60_000 })).slice(2);
+		t.eq('rate limit: the bot\'s next execution succeeds', third?.status, 'success');
+		t.check('rate limit: … each of its 5 recipients got one message', (await admin.botMessageCounts(next)).every((n) => n === 1));
+		const times = (await sends()).slice(before).map((r) => r.at);
+		// Five in parallel would start within a few milliseconds; at the learned pace, a little under 5 a second,
+		// they are about 200 ms apart.
+		const span = times.length >= 5 ? times[4] - times[0] : 0;
+		t.check('rate limit: the next execution starts at the pace the first two learned (5 requests spread over ≥ 600 ms)', span >= 600, `${times.length} requests over ${span} ms`);
+	} finally {
+		await admin.config({ rateLimit: null });
+		await world.deactivate(workflow.id).catch(() => {});
+		await world.publicApi(`/workflows/${workflow.id}`, { method: 'DELETE' }).catch(() => {});
+		// Later tests in a shared world must not see this credential as the default for a new node.
+		await s.request('DELETE', `/rest/credentials/${credential.id}`).catch(() => {});
+	}
+}
 
 /**
  * examples/approval-in-chat.json published: Reza suggests a post, the admin (Sara) gets the question with ✅ Publish

@@ -2,12 +2,14 @@
  * B7: broadcasts in n8n's queue mode (real n8n 2.41.1, PostgreSQL, Redis; tooling/queue-world.mjs) side by
  * side with the same n8n in regular mode (one process), all against one sandbox with a bot-wide rate limit.
  *
- * Several executions sending for one bot compete for its one rate limit, while Max Requests per Second paces
- * each execution on its own (a node has no store shared across executions). Each run starts `executions`
- * broadcasts at once (the audience split evenly) through n8n's Webhook node and measures, from the sandbox:
- * throughput as a share of the limit, recipients lost or served twice, and TOO_REQUESTS answers. Pacing:
- * "divided" sets each execution to limit ÷ executions (what the README advises), "none" leaves it at 0 (only
- * the node's slow-down after TOO_REQUESTS).
+ * Several executions sending for one bot compete for its one rate limit. The node paces per bot in each process
+ * (nodes/shared/transport/rateLimit.ts): executions in one process share one pacer, each worker has its own. Each
+ * run starts `executions` broadcasts at once (the audience split evenly) through n8n's Webhook node and
+ * measures, from the sandbox: throughput as a share of the limit, recipients lost or served twice, and
+ * TOO_REQUESTS answers. Pacing: "divided" sets Max Requests per Second to the limit ÷ the processes that may
+ * send at once (1 in regular mode, the running workers in queue mode, at most one per execution: what the README
+ * advises), "none" leaves it at 0 (the node finds the limit). Every run sends from the same bot, so a run starts
+ * at the pace the process learned in the runs before it, as a bot's next broadcast would.
  */
 
 import { caseMain, importTooling } from '../lib/proc';
@@ -63,9 +65,11 @@ caseMain<Input, B7Result>(async (input) => {
 				const modes: B7Mode[] = regular ? ['regular'] : ['queue, 2 workers', 'queue, 1 worker'];
 				for (const mode of modes) {
 					if (mode === 'queue, 1 worker') await world.stop('worker2');
+					const processes = mode === 'regular' ? 1 : mode === 'queue, 1 worker' ? 1 : 2;
 					for (const executions of input.executions) {
 						for (const pacing of ['divided', 'none'] as B7Pacing[]) {
-							runs.push(await broadcast(isFinished, world, { mode, executions, pacing, recipients: input.recipients, perSecond: input.perSecond }));
+							const sending = Math.min(processes, executions);
+							runs.push(await broadcast(isFinished, world, { mode, executions, pacing, sending, recipients: input.recipients, perSecond: input.perSecond }));
 							const last = runs[runs.length - 1];
 							log(`${mode}, ${executions} at once, pacing ${pacing}: ${(last.shareOfLimit * 100).toFixed(0)} % of the limit, lost ${last.lost}, twice ${last.duplicated}, TOO_REQUESTS ${last.tooRequests}`);
 						}
@@ -84,11 +88,11 @@ caseMain<Input, B7Result>(async (input) => {
 async function broadcast(
 	isFinished: (execution: unknown) => boolean,
 	world: any,
-	run: { mode: B7Mode; executions: number; pacing: B7Pacing; recipients: number; perSecond: number },
+	run: { mode: B7Mode; executions: number; pacing: B7Pacing; sending: number; recipients: number; perSecond: number },
 ): Promise<B7Run> {
 	const { admin } = world;
 	const chatIds: string[] = await admin.recipients(run.recipients);
-	const maxPerSecond = run.pacing === 'divided' ? Math.floor((run.perSecond / run.executions) * 100) / 100 : 0;
+	const maxPerSecond = run.pacing === 'divided' ? Math.floor((run.perSecond / run.sending) * 100) / 100 : 0;
 	const parts = Array.from({ length: run.executions }, (_, index) => chatIds.filter((_id, i) => i % run.executions === index));
 	const before = (await world.executions(ID, { includeData: false })).length;
 	await admin.clearRequests();

@@ -27,8 +27,13 @@ const OPS: Record<string, (args: never) => unknown> = {
 		sandbox.reset();
 		return {};
 	},
-	/** `count` new users, each with a private chat with the demo bot; returns the chat ids. */
-	createRecipients: ({ count }: { count: number }) => ({ chatIds: sandbox.addRecipients(count) }),
+	/** A new bot with a new token (a rate-limit window of its own in the sandbox, a gate of its own in the node). */
+	createBot: () => {
+		const { bot_id: botId, token } = sandbox.addBot();
+		return { botId, token };
+	},
+	/** `count` new users, each with a private chat with the bot (the demo bot unless `botId`); returns the chat ids. */
+	createRecipients: ({ count, botId }: { count: number; botId?: string }) => ({ chatIds: sandbox.addRecipients(count, botId) }),
 	/** How many messages the bot has in each of these chats, and which texts. */
 	botMessages: ({ chatIds }: { chatIds: string[] }) =>
 		chatIds.map((chatId) =>

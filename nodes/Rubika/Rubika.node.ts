@@ -72,7 +72,7 @@ function buildProperties(): INodeProperties[] {
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: 0,
 				description:
-					'Send at most this many requests per second to Rubika, to stay under its rate limits in broadcasts (uploading a file takes two). 0 means no limit.',
+					'Send at most this many requests per second to Rubika (uploading a file takes two). It holds for all workflows sending for this bot in this n8n process together: give them the same value. 0: none, and the node finds Rubika\'s limit by itself.',
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -89,7 +89,7 @@ function buildProperties(): INodeProperties[] {
 				typeOptions: { minValue: 0 },
 				default: 120,
 				description:
-					'When Rubika rate-limits the bot (TOO_REQUESTS, HTTP 429), all requests of this node pause (honouring Retry-After) and continue at a lower pace. A request refused for longer than this fails. 0 fails it at once.',
+					'When Rubika rate-limits the bot (TOO_REQUESTS, HTTP 429), all requests for this bot pause (honouring Retry-After) and continue at the pace the node learned. A request refused for longer than this fails. 0 fails it at once.',
 			},
 			{
 				displayName: 'Retries',
@@ -153,9 +153,9 @@ export class Rubika implements INodeType {
 			timeoutSeconds?: number;
 			rateLimitWaitSeconds?: number;
 		};
-		// Created once for the execution and handed to every item: one rate-limit gate paces every request under
-		// Max Requests per Second, and parallel requests wait out a refusal together.
-		const calls = executionCallOptions({
+		// Created once for the execution and handed to every item: the bot's rate-limit gate, shared with every
+		// other execution for the bot in this process, paces every request.
+		const calls = await executionCallOptions(this, {
 			retry: { maxAttempts: (options.retries ?? 3) + 1 },
 			timeoutMs: (options.timeoutSeconds ?? 60) * 1000,
 			rateLimit: {

@@ -10,7 +10,7 @@ import { SentRecord } from './sentRecord';
 export interface RunSettings {
 	/** How many items are in flight at once. */
 	concurrency: number;
-	/** The execution's call options (Request Options and its rate-limit gate); each item gets them with its index. */
+	/** The execution's call options (Request Options and the bot's rate-limit gate); each item gets them with its index. */
 	calls: CallOptions;
 }
 
@@ -20,9 +20,10 @@ export interface RunSettings {
  * Send operations skip the chats already sent under the item's campaign (Skip Chats Already Sent) and
  * record each delivery as it happens; the record is complete before this returns or throws.
  *
- * Max Requests per Second is not enforced here but by the execution's rate-limit gate
- * (../shared/rateLimit.ts, in `settings.calls`), per request: parallel items, retries and items with several
- * requests share one pace there, and items that send nothing take no place in it.
+ * Max Requests per Second is not enforced here but by the bot's rate-limit gate
+ * (../shared/transport/rateLimit.ts, in `settings.calls`), per request: parallel items, retries and items with
+ * several requests share one schedule there with every other execution for the bot, and items that send
+ * nothing take no place in it.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,

@@ -176,6 +176,28 @@ describe('latency and rate limit', () => {
 			expect((await api(limited, 'getMe')).headers['retry-after']).toBe('1');
 		});
 	});
+
+	test.each([1, 2, 5, 30])(
+		'a limit of %i per second is per bot, and refuses as Rubika does: TOO_REQUESTS on HTTP 200, without Retry-After',
+		async (perSecond) => {
+			await withSandbox({ rateLimit: { perSecond } }, async (limited) => {
+				const [first, second] = [limited.addBot(), limited.addBot()];
+				const burst = async (token: string) =>
+					await Promise.all(Array.from({ length: perSecond + 3 }, async () => await api(limited, 'getMe', undefined, token)));
+				const [answers, othersAnswers] = await Promise.all([burst(first.token), burst(second.token)]);
+				for (const each of [answers, othersAnswers]) {
+					expect(each.filter((answer) => answer.json.status === 'OK')).toHaveLength(perSecond);
+					const refused = each.filter((answer) => answer.json.status !== 'OK');
+					expect(refused).toHaveLength(3);
+					for (const answer of refused) {
+						expect(answer.httpStatus).toBe(200);
+						expect(answer.json.status).toBe('TOO_REQUESTS');
+						expect(answer.headers['retry-after']).toBeUndefined();
+					}
+				}
+			});
+		},
+	);
 });
 
 test('token-free file addresses are untouched by API faults', async () => {

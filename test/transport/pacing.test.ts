@@ -1,62 +1,22 @@
 /**
- * Request Options → Max Requests per Second, enforced in one place: the execution's rate-limit gate
- * (nodes/shared/rateLimit.ts) gives every request a start slot under one shared pace. First on a fake clock,
- * then through the node, n8n's engine and the sandbox.
+ * Request Options → Max Requests per Second, enforced in one place: the bot's rate-limit gate
+ * (nodes/shared/transport/rateLimit.ts) gives every request a start slot on one schedule, shared by every
+ * execution for the bot. Through the node, n8n's engine and the sandbox; the schedule on a fake clock:
+ * rateLimitGate.test.ts.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { RateLimitGate } from '../../nodes/shared/rateLimit';
-import { DEMO_BOT_ID } from '../../sandbox';
 import { useProcessedItemsStore } from '../../tooling/harness/processedItems';
-import { useActionSandbox } from '../actions/helpers';
-import { FakeClock } from './fakeClock';
-
-describe('the pace on a fake clock', () => {
-	let clock: FakeClock;
-	beforeEach(() => {
-		clock = new FakeClock();
-	});
-	const gate = (maxPerSecond: number) =>
-		new RateLimitGate({ maxPerSecond, maxWaitMs: 120_000, baseDelayMs: 400, maxDelayMs: 8_000 }, clock);
-	const admitAll = async (limiter: RateLimitGate, count: number) =>
-		(await clock.run(Promise.all(Array.from({ length: count }, async () => await limiter.admit())))).map((admission) => admission!);
-
-	test('starts with the first request, and parallel requests share one pace', async () => {
-		const admissions = await admitAll(gate(10), 5);
-		expect(admissions.map(({ startedAt }) => startedAt)).toEqual([0, 100, 200, 300, 400]);
-		expect(admissions.map(({ paced }) => paced)).toEqual([false, true, true, true, true]);
-	});
-
-	test('a pause in sending saves up no burst', async () => {
-		const limiter = gate(10);
-		await admitAll(limiter, 1);
-		await clock.advance(1000);
-		expect((await admitAll(limiter, 2)).map(({ startedAt }) => startedAt)).toEqual([1000, 1100]);
-	});
-
-	test('without Max Requests per Second (0), requests are not paced until Rubika refuses one', async () => {
-		expect((await admitAll(gate(0), 5)).map(({ startedAt }) => startedAt)).toEqual([0, 0, 0, 0, 0]);
-	});
-});
+import { useSandbox } from '../harness/sandbox';
+import type { TestBot } from './broadcast';
+import { newBot } from './broadcast';
 
 describe('a broadcast through the node', () => {
-	const t = useActionSandbox('message');
+	const t = useSandbox();
+	let bot: TestBot;
+	beforeEach(() => {
+		bot = newBot(t.sandbox);
+	});
 
-	function recipients(count: number): string[] {
-		return Array.from({ length: count }, (_, index) => {
-			const user = t.sandbox.addUser({ first_name: `Recipient ${index + 1}` });
-			return t.sandbox.privateChat(DEMO_BOT_ID, user.user_id).chat_id;
-		});
-	}
-
-	function broadcast(chatIds: string[], requestOptions: INodeParameters, sendOptions: INodeParameters = {}) {
-		return t.run(
-			{ operation: 'sendMessage', chatId: '={{ $json.chat_id }}', text: 'News', requestOptions, sendOptions },
-			chatIds.map((chatId) => ({ json: { chat_id: chatId } })),
-		);
-	}
-
-	const sendTimes = () => t.sandbox.requestsFor('sendMessage').map((entry) => entry.at);
+	const sendTimes = () => bot.sends().map((entry) => entry.at);
 	/**
 	 * Requests start `intervalMs` apart. The sandbox notes a request when its event loop gets to it, and it shares
 	 * the jest worker with n8n's engine; n8n's HTTP client also opens a new connection per request. On a loaded CI
@@ -74,8 +34,8 @@ describe('a broadcast through the node', () => {
 	}
 
 	test('parallel requests never go faster than Max Requests per Second together', async () => {
-		const chatIds = recipients(15);
-		const result = await broadcast(chatIds, { maxPerSecond: 20, concurrency: 4 });
+		const chatIds = bot.recipients(15);
+		const result = await bot.broadcast(chatIds, { maxPerSecond: 20, concurrency: 4 });
 
 		expect(result.error).toBeUndefined();
 		const times = sendTimes();
@@ -83,14 +43,26 @@ describe('a broadcast through the node', () => {
 		expectPace(times, 50);
 	});
 
+	test('two executions for one bot at once share its schedule: Max Requests per Second holds for both together', async () => {
+		const audience = bot.recipients(16);
+		const results = await Promise.all(
+			[audience.slice(0, 8), audience.slice(8)].map(async (chatIds) => await bot.broadcast(chatIds, { maxPerSecond: 10, concurrency: 4 })),
+		);
+
+		for (const result of results) expect(result.error).toBeUndefined();
+		const times = sendTimes();
+		expect(times).toHaveLength(16);
+		expectPace(times, 100);
+	});
+
 	test('chats skipped by Skip Chats Already Sent take no place in the pacing', async () => {
 		await useProcessedItemsStore();
-		const chatIds = recipients(6);
-		expect((await broadcast(chatIds.slice(0, 3), {}, { campaignId: 'news' })).error).toBeUndefined();
-		const before = t.sandbox.requestsFor('sendMessage').length;
+		const chatIds = bot.recipients(6);
+		expect((await bot.broadcast(chatIds.slice(0, 3), {}, { sendOptions: { campaignId: 'news' } })).error).toBeUndefined();
+		const before = bot.sends().length;
 
 		const started = Date.now();
-		const result = await broadcast(chatIds, { maxPerSecond: 5 }, { campaignId: 'news' });
+		const result = await bot.broadcast(chatIds, { maxPerSecond: 5 }, { sendOptions: { campaignId: 'news' } });
 
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.skipped === true)).toEqual([true, true, true, false, false, false]);

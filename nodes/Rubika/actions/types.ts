@@ -4,8 +4,8 @@ import type { CallOptions } from '../../shared/transport';
 
 /**
  * How one item's requests are sent. The node creates the execution's call options once (its Request Options:
- * retries, timeout, and the one rate-limit gate that paces every request under Max Requests per Second and
- * makes parallel requests wait out a refusal together); the runner hands them, with the item's index, to
+ * retries, timeout, and the bot's rate-limit gate that paces every request of every execution for the bot and
+ * makes them wait out a refusal together); the runner hands them, with the item's index, to
  * `execute`, which passes them on unchanged to every transport call of the item:
  * `callRubika(this, 'sendSticker', body, call)`, and to the helpers that upload or download. Passed, not kept
  * beside the context, so a call that is not given them is visibly one without the node's settings.

@@ -111,7 +111,7 @@ export function rateLimitBudgetSpent({ refusal: failure, refusedMs, maxWaitMs }:
 			: (failure.retryAfterMs !== undefined && failure.retryAfterMs >= maxWaitMs
 					? `Rubika asked to wait ${seconds(failure.retryAfterMs)} (Retry-After), longer than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`
 					: `Rubika kept refusing this request (for ${seconds(refusedMs)}), and the next try would come later than Request Options → Rate Limit Wait allows (${seconds(maxWaitMs)}).`) +
-				' Meanwhile every request of this node paused and slowed down.';
+				' Meanwhile every request for this bot paused and slowed down.';
 	return new AttemptFailure(
 		retryable.waitBudgetSpent,
 		failure.message,

@@ -1,24 +1,24 @@
 /**
  * The retry loop every request goes through: n8n's `httpRequestWithAuthentication` (the credential puts the
  * token into the path) with a timeout per attempt, in one of two paths. Without a gate every failure is a
- * fault, retried with backoff; under the execution's rate-limit gate (../rateLimit.ts) every attempt waits for
- * its admission, and a rate-limit refusal is waited out together with the other requests instead. What a
+ * fault, retried with backoff; under the bot's rate-limit gate (./rateLimit.ts) every attempt waits for its
+ * admission, and a rate-limit refusal is waited out together with the bot's other requests instead. What a
  * failure means is read in ./envelope.ts and ./failures.ts, what comes next is decided in ./retryPolicy.ts,
  * and the error that leaves here is scrubbed of the token (./redact.ts).
  */
 import type { IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RateLimitSettings } from '../rateLimit';
-import { RateLimitGate } from '../rateLimit';
 import { pause } from '../pause';
 import type { ResolvedCredential, RubikaContext } from './credential';
-import { CREDENTIAL_TYPE } from './credential';
+import { CREDENTIAL_TYPE, botFingerprint, resolveCredential } from './credential';
 import type { RawResponse } from './failures';
 import { AttemptFailure, networkFailure, rateLimitBudgetSpent } from './failures';
 import { toNodeApiError } from './redact';
 import type { RetryPolicy } from './retryPolicy';
 import { FaultRetries, RefusalBudget, retryPolicy } from './retryPolicy';
+import type { RateLimitSettings } from './rateLimit';
+import { RateLimitGate, gateForBot } from './rateLimit';
 
 export interface CallOptions {
 	itemIndex?: number;
@@ -31,12 +31,13 @@ export interface CallOptions {
 	 */
 	abortSignal?: AbortSignal;
 	/**
-	 * The execution's rate-limit gate (../rateLimit.ts): it paces every Bot API call under Max Requests per
-	 * Second and makes them wait out a refusal together. Without one, as in the triggers, which send one request
-	 * at a time within n8n's time budgets, every request backs off on its own and a rate limit uses up its
-	 * attempts like any transient fault. Uploads and downloads ignore it.
+	 * The bot's rate-limit gate (./rateLimit.ts) and this execution's settings for it: every Bot API call of every
+	 * execution for the bot takes a start slot there, under the learned pace and the execution's Max Requests per
+	 * Second, and waits out a refusal with the others. Without it, as in the triggers, which send one request at a
+	 * time within n8n's time budgets, every request backs off on its own and a rate limit uses up its attempts like
+	 * any transient fault. Uploads and downloads never pass it.
 	 */
-	gate?: RateLimitGate;
+	pacing?: Pacing;
 	/**
 	 * The credential, already resolved (./credential.ts `resolveCredential`): n8n then skips resolving it for
 	 * this request. Without it n8n resolves the node's credential on every attempt.
@@ -46,19 +47,31 @@ export interface CallOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** The gate a Bot API call passes, with the settings of the execution it belongs to. */
+interface Pacing {
+	gate: RateLimitGate;
+	settings: RateLimitSettings;
+}
+
 /** The Rubika node's Request Options, for all requests of one execution. */
 export interface ExecutionSettings extends Pick<CallOptions, 'retry' | 'timeoutMs'> {
-	rateLimit: Pick<RateLimitSettings, 'maxPerSecond' | 'maxWaitMs'>;
+	rateLimit: RateLimitSettings;
 }
 
 /**
- * The options every request of one execution is sent with: its retries and timeout, and one rate-limit gate
- * that all of them share. The node creates them once per execution and hands them to every call.
+ * The options every request of one execution is sent with: its retries and timeout, and the gate of its bot,
+ * shared with every other execution for that bot in this process. The node creates them once per execution and
+ * hands them to every call. A credential that cannot be read gets a gate of its own: its requests fail anyway,
+ * each with the error that says why.
  */
-export function executionCallOptions({ rateLimit, retry, timeoutMs }: ExecutionSettings): CallOptions {
-	const policy = retryPolicy(retry);
-	const gate = new RateLimitGate({ ...rateLimit, baseDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs });
-	return { retry, timeoutMs, gate };
+export async function executionCallOptions(context: RubikaContext, { rateLimit, retry, timeoutMs }: ExecutionSettings): Promise<CallOptions> {
+	let gate: RateLimitGate;
+	try {
+		gate = gateForBot(botFingerprint(await resolveCredential(context)));
+	} catch {
+		gate = new RateLimitGate();
+	}
+	return { retry, timeoutMs, pacing: { gate, settings: rateLimit } };
 }
 
 type RequestSource = IHttpRequestOptions | (() => IHttpRequestOptions);
@@ -66,7 +79,7 @@ type Interpret<T> = (response: RawResponse) => T | Promise<T>;
 
 /**
  * Sends `request` until `interpret` accepts an answer or the retry policy gives up. `gated`: the request is a
- * Bot API call, paced and held by the execution's gate when the options carry one.
+ * Bot API call, paced and held by the bot's gate when the options carry one.
  */
 export async function sendWithRetries<T>(
 	context: RubikaContext,
@@ -77,7 +90,7 @@ export async function sendWithRetries<T>(
 	{ gated = false } = {},
 ): Promise<T> {
 	const call = new Attempts(context, label, request, options, interpret);
-	return gated && options.gate ? await sendGated(call, options.gate) : await sendUngated(call);
+	return gated && options.pacing ? await sendGated(call, options.pacing) : await sendUngated(call);
 }
 
 async function sendUngated<T>(call: Attempts<T>): Promise<T> {
@@ -89,11 +102,11 @@ async function sendUngated<T>(call: Attempts<T>): Promise<T> {
 	}
 }
 
-async function sendGated<T>(call: Attempts<T>, gate: RateLimitGate): Promise<T> {
-	const refusals = new RefusalBudget(gate);
+async function sendGated<T>(call: Attempts<T>, { gate, settings }: Pacing): Promise<T> {
+	const refusals = new RefusalBudget(gate, settings.maxWaitMs);
 	for (;;) {
 		call.stopIfAborted();
-		const admission = await gate.admit(refusals.deadline());
+		const admission = await gate.admit(settings, refusals.deadline());
 		// Refused before, and the cool-down or the pace would start the next try past the wait budget.
 		if (!admission) throw await call.fail(rateLimitBudgetSpent(refusals.spent()));
 		const outcome = await call.send();
@@ -105,8 +118,8 @@ async function sendGated<T>(call: Attempts<T>, gate: RateLimitGate): Promise<T> 
 			await call.backOff(outcome.failure);
 			continue;
 		}
-		// No sleep here: the gate holds this request, and every other one of the execution, until the
-		// cool-down ends. What bounds the retries is how long this request has been refused.
+		// No sleep here: the gate holds this request, and every other one of the bot, until the cool-down
+		// ends. What bounds the retries is how long this request has been refused.
 		const wait = refusals.refused(admission, outcome.failure);
 		if (typeof wait !== 'number') throw await call.fail(rateLimitBudgetSpent(wait));
 		call.debug(`${outcome.failure.message}; all requests wait ${wait} ms`);

@@ -1,11 +1,11 @@
 /**
  * The retry policy, all of it in this file: which failures another attempt may cure, how many attempts a call
  * gets and how long it waits between them, how Retry-After is honoured, and how long a rate-limited request
- * may go on being refused while the execution's gate (../rateLimit.ts) holds it. ./envelope.ts and
+ * may go on being refused while the bot's gate (./rateLimit.ts) holds it. ./envelope.ts and
  * ./failures.ts describe a failure and ask here whether it is retryable; ./retry.ts sends the attempts and asks
  * here what comes next.
  */
-import type { Admission, RateLimitGate } from '../rateLimit';
+import type { Admission, RateLimitGate } from './rateLimit';
 import type { AttemptFailure, BodyShape, NetworkProblem } from './failures';
 
 export interface RetryPolicy {
@@ -120,20 +120,23 @@ export interface WaitBudgetSpent {
 }
 
 /**
- * How long one request may go on being refused for a rate limit under the execution's gate: from its first
- * refusal, the gate's wait budget (Request Options → Rate Limit Wait), however many attempts that takes. The
- * gate holds every request of the execution through the cool-down; this request also waits out its own
- * Retry-After, which the shared cool-down may have been capped below.
+ * How long one request may go on being refused for a rate limit under the bot's gate: from its first refusal,
+ * its execution's wait budget (Request Options → Rate Limit Wait), however many attempts that takes. The gate
+ * holds every request of the bot through the cool-down; this request also waits out its own Retry-After, which
+ * the shared cool-down may have been capped below.
  */
 export class RefusalBudget {
 	private since: number | undefined;
 	private latest: AttemptFailure | undefined;
 
-	constructor(private readonly gate: RateLimitGate) {}
+	constructor(
+		private readonly gate: RateLimitGate,
+		private readonly maxWaitMs: number,
+	) {}
 
 	/** The latest time the next attempt may start; no limit before the first refusal. */
 	deadline(): number {
-		return this.since === undefined ? Infinity : this.since + this.gate.settings.maxWaitMs;
+		return this.since === undefined ? Infinity : this.since + this.maxWaitMs;
 	}
 
 	/** Records the refusal of the attempt `admission` let through: the wait before the next one, or the budget spent. */
@@ -141,8 +144,8 @@ export class RefusalBudget {
 		const now = this.gate.clock.now();
 		this.since ??= now;
 		this.latest = failure;
-		const resumeAt = Math.max(this.gate.refused(admission, failure.retryAfterMs), now + (failure.retryAfterMs ?? 0));
-		return resumeAt - this.since >= this.gate.settings.maxWaitMs ? this.spentAt(now) : resumeAt - now;
+		const resumeAt = Math.max(this.gate.refused(admission, failure.retryAfterMs, this.maxWaitMs), now + (failure.retryAfterMs ?? 0));
+		return resumeAt - this.since >= this.maxWaitMs ? this.spentAt(now) : resumeAt - now;
 	}
 
 	/** The gate could not start the next attempt by the deadline. */
@@ -151,6 +154,6 @@ export class RefusalBudget {
 	}
 
 	private spentAt(now: number): WaitBudgetSpent {
-		return { refusal: this.latest!, refusedMs: now - this.since!, maxWaitMs: this.gate.settings.maxWaitMs };
+		return { refusal: this.latest!, refusedMs: now - this.since!, maxWaitMs: this.maxWaitMs };
 	}
 }
