@@ -28,6 +28,7 @@ export interface AdminContext
 		| 'bots'
 		| 'bot'
 		| 'addBot'
+		| 'rotateToken'
 		| 'updates'
 		| 'appendSyntheticUpdates'
 		| 'users'

@@ -161,7 +161,7 @@ test('a rotated token: the old one is refused, the new one reaches the same bot,
 
 test('a second address (/via/<name>) reaches the same state, and the request log tells which was used', async () => {
 	const viaUrl = (method: string) => `${t.sandbox.baseUrl}/via/gateway-2/v3/${DEMO_BOT_TOKEN}/${method}`;
-	const post = async (url: string, body: unknown) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+	const post = async (url: string, body: unknown): Promise<any> => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
 	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'one' });
 	const direct = await ok(t.sandbox, 'getUpdates', {});
 	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'two' });
