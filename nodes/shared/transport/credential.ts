@@ -1,6 +1,4 @@
 /** What the transport needs from n8n's context: the contexts it runs in and the bot token in the credential. */
-import { createHash } from 'node:crypto';
-
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -48,17 +46,4 @@ export async function tokenOf(context: RubikaContext, resolved?: ResolvedCredent
 	} catch {
 		return undefined;
 	}
-}
-
-/**
- * Which bot a credential belongs to, as a hash of its base URL and token: the same bot gives the same value;
- * the token is not in it. What the continuous trigger saves next to its cursor, and what the triggers' memory
- * of senders is kept per.
- */
-export function botFingerprint(credential: ResolvedCredential): string {
-	const credentials = credential.data ?? {};
-	return createHash('sha256')
-		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
-		.digest('hex')
-		.slice(0, 16);
 }
