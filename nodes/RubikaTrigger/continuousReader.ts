@@ -199,6 +199,11 @@ class ContinuousReader {
 			return true;
 		}
 		if (page.updates.length === 0) return false;
+		if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK.beforeHandingOverMs) {
+			// A credential changed to reach another bot: this page is the old bot's, the loop starts anew.
+			await this.checkBot();
+			if (!this.positioned) return true;
+		}
 		this.lastUpdateAt = Date.now();
 		const { ledger } = this.emitter;
 		const entry = ledger.open(page.next ?? from);

@@ -225,9 +225,9 @@ describe('Listen for test event', () => {
 });
 
 describe('the credential', () => {
-	const defaultBotCheck = BOT_CHECK.intervalMs;
+	const defaultBotCheck = { ...BOT_CHECK };
 	afterEach(() => {
-		BOT_CHECK.intervalMs = defaultBotCheck;
+		Object.assign(BOT_CHECK, defaultBotCheck);
 	});
 
 	it('is resolved once per activation, not per request: idle reads cost no credential lookup', async () => {
@@ -268,6 +268,23 @@ describe('the credential', () => {
 			await pauseMs(500);
 			expect(texts(harness.items)).toEqual(['before', 'while the token is wrong 1', 'while the token is wrong 2', 'after']);
 			expect(harness.failures.map((failure) => failure.message)).toEqual(['Rubika getMe failed: INVALID_INPUT – Invalid bot token']);
+			await harness.stop();
+		});
+
+		it('a token made wrong while the bot is idle: the next update is not handed over with the old credential, the workflow never runs with the wrong one', async () => {
+			const { harness, credentials } = await running();
+			// Only the check before handing over updates may notice it here, not the idle one.
+			Object.assign(BOT_CHECK, { intervalMs: 60_000, beforeHandingOverMs: 300 });
+			await pauseMs(500);
+			credentials.accessToken = `${DEMO_BOT_TOKEN.slice(0, -1)}x`;
+			say(t.sandbox, 'right after the token was made wrong');
+			await waitFor(() => harness.failures.length > 0, 10_000);
+			expect(harness.started).toHaveLength(1);
+			credentials.accessToken = DEMO_BOT_TOKEN;
+			await harness.waitForExecutions(2, 30_000);
+			await pauseMs(500);
+			expect(texts(harness.items)).toEqual(['before', 'right after the token was made wrong']);
+			expect(harness.failures).toHaveLength(1);
 			await harness.stop();
 		});
 
