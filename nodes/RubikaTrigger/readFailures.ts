@@ -62,11 +62,11 @@ export class ReadFailures {
 		return delay;
 	}
 
+	/** A read worked: the outage, if any, is over, also one reported by an earlier activation of this trigger. */
 	recovered(): void {
-		if (this.count === 0) return;
-		if (this.count >= REPORT_AFTER_FAILURES || reportedOutages.has(this.trigger)) {
-			this.ctx.logger.info('Rubika Trigger: reading updates works again');
-		}
+		const reported = reportedOutages.has(this.trigger);
+		if (this.count === 0 && !reported) return;
+		if (this.count >= REPORT_AFTER_FAILURES || reported) this.ctx.logger.info('Rubika Trigger: reading updates works again');
 		this.count = 0;
 		reportedOutages.delete(this.trigger);
 	}

@@ -59,6 +59,23 @@ describe('activation', () => {
 		await again.stop();
 	});
 
+	it('an outage is over once an activation reads again: the next outage raises its alarm', async () => {
+		const credentials = { accessToken: 'x'.repeat(64), baseUrl: t.sandbox.baseUrl };
+		const refused = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await refused.activate();
+		expect(refused.failures).toHaveLength(1);
+		credentials.accessToken = DEMO_BOT_TOKEN;
+		// Deactivated while still failing; the next activation starts without a failure.
+		const fixed = await refused.crash();
+		await fixed.activate();
+		await waitFor(() => fixed.nodeStaticData.started === true, 10_000);
+		await pauseMs(500);
+		t.sandbox.injectFault({ kind: 'status', method: 'getUpdates', status: 'INVALID_ACCESS', times: -1 });
+		await waitFor(() => fixed.failures.length > 0, 10_000);
+		expect(fixed.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/INVALID_ACCESS/)]);
+		await fixed.stop();
+	});
+
 	it('a saved position Rubika refuses: published, a failed execution with the way out, and a restart from the oldest when chosen', async () => {
 		const first = t.harness();
 		await first.activate();
