@@ -258,6 +258,24 @@ describe('the credential', () => {
 		await harness.stop();
 	});
 
+	it('a bot check with the credential unchanged asks Rubika nothing: getMe only when the credential changed', async () => {
+		BOT_CHECK.intervalMs = 300;
+		const credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl };
+		const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await harness.activate();
+		const asked = t.sandbox.requestsFor('getMe').length;
+		const resolved = harness.credentialResolutions;
+		await pauseMs(1500);
+		expect(harness.credentialResolutions - resolved).toBeGreaterThanOrEqual(3);
+		expect(t.sandbox.requestsFor('getMe').length - asked).toBe(0);
+		credentials.baseUrl = `${t.sandbox.baseUrl}/via/checked`;
+		await waitFor(() => t.sandbox.requestsFor('getMe').length > asked, 5000);
+		await pauseMs(1000);
+		expect(t.sandbox.requestsFor('getMe').length - asked).toBe(1);
+		expect(harness.failures).toEqual([]);
+		await harness.stop();
+	});
+
 	describe('changed to reach the same bot: the position is kept, every message arrives once', () => {
 		/** A trigger on the demo bot that has delivered one message, with a bot check every 400 ms. */
 		async function running(credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }) {
