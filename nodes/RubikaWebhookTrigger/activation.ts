@@ -49,16 +49,23 @@ export function activationMethods(rules: ActivationRules): NonNullable<INodeType
 /**
  * True when this node already registered this exact URL (same n8n address, token and endpoints). n8n runs it
  * first on every activation, before create, so this is where the trigger takes its bot (or is refused it).
- * The bot is the registration record's when the URL matches (no request), else the one getMe names.
+ * The bot is the registration record's when the URL matches (no request), else the one getMe names. A record
+ * written before bot ids were kept, whose token Rubika now refuses, still activates (the registration is in
+ * place and deliveries need no token): the bot is then counted from its first delivery that getMe can name.
  */
 async function isRegistered(context: IHookFunctions, rules: ActivationRules): Promise<boolean> {
 	const { url, endpoints } = await registrationTarget(context);
 	const record = readRegistration(context.getWorkflowStaticData('node'));
 	const registered = registrationMatches(record, url, endpoints);
-	if (context.getMode() !== 'manual') {
-		const bot = registered && record?.bot !== undefined ? record.bot : await botOf(context);
-		takeBotAtActivation(context, rules.refuseTakenBot, bot);
-	}
+	if (context.getMode() === 'manual') return registered;
+	const bot =
+		registered && record?.bot !== undefined
+			? record.bot
+			: await botOf(context).catch((error: unknown) => {
+					if (registered) return undefined;
+					throw error;
+				});
+	if (bot !== undefined) takeBotAtActivation(context, rules.refuseTakenBot, bot);
 	return registered;
 }
 

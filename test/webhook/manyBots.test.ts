@@ -10,7 +10,7 @@ import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { WebhookHarness, WebhookHarnessOptions } from '../harness/webhook';
 import { freshTriggerNodeType } from '../harness/webhook';
 import v1Description from '../fixtures/webhook-trigger-v1-description.json';
-import { OK_ANSWER, answer, harness, newMessageDelivery, registered, sandbox, useSandboxPerTest } from './helpers';
+import { OK_ANSWER, answer, harness, newMessageDelivery, registered, restart, sandbox, useSandboxPerTest } from './helpers';
 
 const { sara } = DEMO_USERS;
 
@@ -280,6 +280,23 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'after publishing again' });
 		await sandbox.deliveriesSettled();
 		expect(texts(trigger).at(-1)).toBe('after publishing again');
+	});
+
+	test('a registration record written before bot ids were kept, activated while Rubika refuses getMe (n8n 2.8 starting up): still active, nothing registered again', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const saved = first.saved['node:Rubika Webhook Trigger'] as { registration: Record<string, unknown> };
+		delete saved.registration.bot;
+		const address = new URL(registeredBy(first)).pathname;
+		sandbox.injectFault({ kind: 'status', method: 'getMe', status: 'INVALID_ACCESS', times: -1 });
+		const registrations = sandbox.requestsFor('updateBotEndpoints').length;
+		// n8n 2.8 restarts on the same address and activates the workflow again.
+		const restarted = await restart(first);
+		expect(restarted.active).toBe(true);
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(registrations);
+		sandbox.clearFaults();
+		expect(answer(await restarted.post(address, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
+		expect(texts(restarted)).toEqual(['hello']);
 	});
 
 	test('a registration record written before bot ids were kept: deliveries go on, and the bot is asked once to count the holder', async () => {
