@@ -66,7 +66,7 @@ export class RubikaApi implements ICredentialType {
 			type: 'string',
 			default: RUBIKA_DEFAULT_BASE_URL,
 			description:
-				'Address of the Bot API. Keep the default for Rubika itself; change it for a self-hosted gateway or the local Rubika sandbox (for example http://127.0.0.1:8765).',
+				'Address of the Bot API. Keep the default for Rubika itself; change it for a self-hosted gateway or the local Rubika sandbox (for example http://127.0.0.1:8765). If the test answers ENOTFOUND, ECONNREFUSED or ETIMEDOUT, n8n could not reach this host: check the address, n8n\'s network (DNS, firewall) and any proxy on the way.',
 		},
 	];
 

@@ -243,8 +243,8 @@ export const test = {
 		const failed = failedExecution && (await world.publicApi(`/executions/${failedExecution.id}?includeData=true`));
 		const failure = failed?.data?.resultData?.error;
 		t.check(
-			'n8n starting while Rubika refuses the token: a failed execution of the workflow says so (INVALID_ACCESS) and that the trigger keeps trying',
-			/INVALID_ACCESS/.test(failure?.message ?? '') && /keeps trying/.test(failure?.description ?? ''),
+			'n8n starting while Rubika refuses the token: a failed execution of the workflow says so (INVALID_ACCESS) and that the workflow stays published and the trigger tries again',
+			/INVALID_ACCESS/.test(failure?.message ?? '') && /stays published.*tries again/.test(failure?.description ?? ''),
 			failure ? { message: failure.message, description: failure.description } : 'no failed execution',
 		);
 		const told = errorRun && (await world.publicApi(`/executions/${errorRun.id}?includeData=true`));

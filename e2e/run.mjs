@@ -13,6 +13,7 @@ import { VARIANTS, resolveVersion } from '../tooling/install-n8n.mjs';
 import { parseArgs, runTest } from './lib/harness.mjs';
 import { createWorld, packOnce } from '../tooling/world.mjs';
 import { test as aiAssistant } from './ai-assistant.mjs';
+import { test as botIdentity } from './bot-identity.mjs';
 import { test as browser } from './browser.mjs';
 import { test as chatAnswers } from './chat-answers.mjs';
 import { test as continuous } from './continuous.mjs';
@@ -28,7 +29,7 @@ import { test as webhook } from './webhook.mjs';
 // Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
 // that webhook counts the executions of: it comes after webhook. send-and-wait opens its own Chromium.
 // chat-answers makes its own bots and deletes its credentials before browser looks at the editor's defaults.
-const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, aiAssistant, sendAndWait, chatAnswers, browser];
+const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, botIdentity, aiAssistant, sendAndWait, chatAnswers, browser];
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -28,6 +28,7 @@ export interface AdminContext
 		| 'bots'
 		| 'bot'
 		| 'addBot'
+		| 'rotateToken'
 		| 'updates'
 		| 'appendSyntheticUpdates'
 		| 'users'
@@ -135,6 +136,11 @@ route('POST', '/reset', ({ sandbox, body }) => {
 route('GET', '/bots', ({ sandbox }) => sandbox.bots());
 route('POST', '/bots', ({ sandbox, body }) => sandbox.addBot(object(body)));
 route('GET', '/bots/:botId', ({ sandbox, params }) => sandbox.bot(params.botId));
+route('POST', '/bots/:botId/token', ({ sandbox, params, body }) => {
+	const { token } = object(body ?? {});
+	if (token !== undefined && typeof token !== 'string') throw new ActionError('token must be a string');
+	return sandbox.rotateToken(params.botId, token);
+});
 route('GET', '/bots/:botId/updates', ({ sandbox, params }) => ({ updates: sandbox.updates(params.botId) }));
 route('POST', '/bots/:botId/synthetic-updates', ({ sandbox, params, body }) => {
 	const input = object(body);

@@ -48,6 +48,8 @@ export async function handleApiRequest(
 	res: ServerResponse,
 	token: string,
 	method: string,
+	/** `/via/{name}` when the request came by the second address, else empty. */
+	via = '',
 ): Promise<void> {
 	const config = context.config;
 	const received = Date.now();
@@ -74,7 +76,7 @@ export async function handleApiRequest(
 	const bot = context.state.botByToken(token);
 	const entry = context.requestLog.start({
 		method,
-		path: `/v3/<token>/${method}`,
+		path: `${via}/v3/<token>/${method}`,
 		body: tooLarge ? '<body too large>' : body,
 		tokenValid: bot !== undefined,
 		botId: bot?.bot_id ?? null,

@@ -2,7 +2,7 @@
  * The sandbox's HTTP wiring: one node:http server on a host and port, each request handed to the route
  * module its path names, keep-alive connections cut on close.
  *
- * Routes: `/v3/{token}/{method}` (API, api.ts), `/upload/<slot>` and `/files/<id>/<name>` (files, no token,
+ * Routes: `/v3/{token}/{method}` and `/via/{name}/v3/{token}/{method}` (API, api.ts), `/upload/<slot>` and `/files/<id>/<name>` (files, no token,
  * files.ts), the chat page `/`, `/chat`, `/web/…`, `/_sandbox/events` (web/serve.ts), and `/_sandbox/…`
  * (admin API, admin.ts).
  */
@@ -33,8 +33,11 @@ export interface SandboxRoutes {
 	afterRequest(mayHaveChangedState: boolean): void;
 }
 
-/** `/v3/{token}/{method}` */
-const API_PATH = /^\/v3\/([^/]*)\/([^/]+)\/?$/;
+/**
+ * `/v3/{token}/{method}`, also under `/via/{name}`: a second address of the same sandbox (as a gateway or a
+ * proxy in front of Rubika would be), for a credential whose Base URL changes while the bot stays the same.
+ */
+const API_PATH = /^(\/via\/[A-Za-z0-9_-]+)?\/v3\/([^/]*)\/([^/]+)\/?$/;
 
 export class SandboxHttpServer {
 	readonly #server: http.Server;
@@ -82,7 +85,7 @@ async function route(routes: SandboxRoutes, req: http.IncomingMessage, res: http
 	const path = url.pathname;
 	let match: RegExpExecArray | null;
 	if ((match = API_PATH.exec(path))) {
-		await handleApiRequest(routes.api, req, res, safeDecode(match[1]), safeDecode(match[2]));
+		await handleApiRequest(routes.api, req, res, safeDecode(match[2]), safeDecode(match[3]), match[1] ?? '');
 	} else if ((match = /^\/upload\/([^/]+)\/?$/.exec(path))) {
 		await handleUpload(routes.files, req, res, safeDecode(match[1]));
 	} else if ((match = /^\/files\/([^/]+)(?:\/[^/]*)?$/.exec(path))) {
@@ -105,7 +108,7 @@ function requestUrl(req: http.IncomingMessage): URL {
 function mayChangeState(req: http.IncomingMessage): boolean {
 	if (req.method === 'GET' || req.method === 'HEAD') return false;
 	const api = API_PATH.exec(requestUrl(req).pathname);
-	return !api || !READ_ONLY_METHODS.has(safeDecode(api[2]));
+	return !api || !READ_ONLY_METHODS.has(safeDecode(api[3]));
 }
 
 function safeDecode(segment: string): string {

@@ -212,6 +212,20 @@ export class SandboxState {
 		return bot;
 	}
 
+	/**
+	 * Gives the bot a new token, as @BotFather's token rotation does: the old one is refused from now on (as
+	 * any unknown token), the bot id, its updates and its endpoints stay. Returns the new token.
+	 */
+	rotateToken(botId: string, token: string = newToken()): string {
+		const bot = this.requireBot(botId);
+		if (!TOKEN_PATTERN.test(token)) throw new ActionError('a bot token must be 64 letters and digits');
+		if (this.botsByToken.has(token)) throw new ActionError('token already in use');
+		this.botsByToken.delete(bot.token);
+		bot.token = token;
+		this.botsByToken.set(token, bot);
+		return token;
+	}
+
 	/** A bot's update log under the configured retention; `saved` continues a restored one (savedState.ts). */
 	newUpdateLog(saved?: SavedUpdateLog): UpdateLog {
 		return new UpdateLog(() => this.config.updateRetention, saved);

@@ -28,6 +28,11 @@ export abstract class SandboxTestApi {
 		return botSnapshot(this.state, this.state.addBot(input).bot_id);
 	}
 
+	/** A new token for the bot (a random one unless `token`); the old one is refused from now on. */
+	rotateToken(botId: string, token?: string): { token: string } {
+		return { token: this.state.rotateToken(botId, token) };
+	}
+
 	addUser(input: NewUser): UserRecord {
 		return { ...this.state.addUser(input) };
 	}

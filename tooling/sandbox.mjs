@@ -128,6 +128,8 @@ export function sandboxAdmin(baseUrl) {
 		/** A new bot ({ bot_title?, username?, token? }): its snapshot, token included. */
 		addBot: (input = {}) => call('POST', '/bots', input),
 		bot: (botId) => call('GET', `/bots/${enc(botId)}`),
+		/** A new token for the bot (a random one unless given): `{ token }`; the old one is refused from now on. */
+		rotateToken: (botId, token) => call('POST', `/bots/${enc(botId)}/token`, token ? { token } : {}),
 		updates: (botId) => call('GET', `/bots/${enc(botId)}/updates`).then((r) => r.updates),
 		chat: (chatId) => call('GET', `/chats/${enc(chatId)}`),
 		messages: (chatId) => call('GET', `/chats/${enc(chatId)}/messages`),

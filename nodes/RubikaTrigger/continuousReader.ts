@@ -9,12 +9,19 @@
  *   MAX_UNCONFIRMED executions are running, so a long backlog cannot flood n8n.
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
- * - The credential is resolved at the start and at each bot check, not per request (BOT_CHECK): n8n's
- *   resolving it per request was most of an idle trigger's cost.
- * - Nothing fails silently: a start-up or read problem becomes one failed execution per outage
- *   (./readFailures.ts); an unattended start (n8n booting) keeps the trigger active and trying.
+ * - The credential is resolved at the start, at each bot check (BOT_CHECK) and after a failed read, not per
+ *   request: n8n's resolving it per request was most of an idle trigger's cost.
+ * - The position belongs to a bot as Rubika names it (getMe's bot id, ../shared/updates/botIdentity.ts), asked
+ *   whenever the credential has changed: a rotated or corrected token, a new Base URL, anything that still
+ *   reaches the same bot keeps the position; a token Rubika refuses leaves the bot unknown and nothing is
+ *   read or dropped until it is known again; only a credential that reaches another bot starts anew, and
+ *   says so.
+ * - Nothing fails silently, and nothing Rubika or the network does fails the activation: a start-up or read
+ *   problem becomes one failed execution per outage (./readFailures.ts), the workflow stays published and
+ *   the loop keeps trying, whoever activated it (a person publishing, n8n starting up).
  */
 import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { withDownloadedFile } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
@@ -22,28 +29,37 @@ import { matchesFilters } from '../shared/updates/filters';
 import { updateToItem } from '../shared/updates/item';
 import { SenderDirectory } from '../shared/updates/sender';
 import type { ResolvedCredential } from '../shared/transport';
-import { botFingerprint, resolveCredential } from '../shared/transport';
+import { resolveCredential } from '../shared/transport';
 import { tokenOf } from '../shared/transport/credential';
 import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
+import type { BotIdentity } from '../shared/updates/botIdentity';
+import { identifyBot } from '../shared/updates/botIdentity';
+import { credentialFingerprint } from '../shared/transport/credential';
 import { pause } from '../shared/pause';
-import { addReader, removeReader } from './botIdentity';
 import type { ContinuousSettings } from './continuousSettings';
 import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readContinuousSettings } from './continuousSettings';
 import type { ReadingState } from './pages';
 import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
 import { ReadFailures } from './readFailures';
+import { addReader, removeReader } from './readersPerBot';
 import { UpdateEmitter } from './updateEmitter';
-
-/** Activations nobody watches in the editor: n8n starting up, or taking over as the leader in queue mode. */
-const UNATTENDED_ACTIVATIONS: ReadonlySet<string> = new Set(['init', 'leadershipChange']);
 
 /** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
 interface ContinuousState extends ReadingState {
-	/** Which bot the cursor belongs to: a hash of the credential's base URL and token, never the token. */
+	/** The bot the cursor and the delivered keys belong to: getMe's bot id. */
+	botId?: string;
+	/**
+	 * What the deduplication keys are scoped by (./updateEmitter.ts): the bot id. A state written before bot ids
+	 * were kept has a hash of the credential of then here (and no botId): it is kept, so that the keys of the
+	 * updates read again after the upgrade are the ones n8n already holds.
+	 */
 	bot?: string;
 }
 
-/** Starts reading; a problem found before the loop starts (bad filter, token, position) fails the activation. */
+/**
+ * Starts reading. Only a setting that is not valid (a filter) fails the activation; a problem on Rubika's side
+ * (token, position, network) becomes a failed execution while the loop keeps trying.
+ */
 export async function startContinuousReading(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
 	const reader = new ContinuousReader(ctx, readContinuousSettings(ctx));
 	await reader.start();
@@ -64,15 +80,25 @@ class ContinuousReader {
 
 	private readonly state: ContinuousState;
 
-	private bot = '';
+	/** The bot the credential reaches; undefined until getMe has answered for the credential as it is now. */
+	private bot: BotIdentity | undefined;
+
+	/** The bot counted in readersPerBot for this activation. */
+	private countedBot: string | undefined;
 
 	/**
 	 * The credential every request is sent with: resolved at the start and again at each bot check (once a
-	 * minute, and when Rubika refuses), not per request, which is what keeps an idle trigger cheap.
+	 * minute, and after a failed read), not per request, which is what keeps an idle trigger cheap.
 	 */
 	private credential: ResolvedCredential | undefined;
 
+	/** credentialFingerprint of `credential`: a change means asking Rubika again which bot it reaches. */
+	private credentialPrint = '';
+
 	private botCheckedAt = Date.now();
+
+	/** A read failed: the next try resolves the credential first, so that a corrected one is used at once. */
+	private checkDue = false;
 
 	/** Where the next page starts; runs ahead of the saved cursor by what is not confirmed. */
 	private readCursor: string | undefined;
@@ -115,47 +141,41 @@ class ContinuousReader {
 	}
 
 	async start(): Promise<void> {
-		this.bot = await this.identifyBot();
 		if (this.testing) {
-			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it has one.
-			const saved = this.state.bot === this.bot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
+			await this.checkBot();
+			// Only what arrives from now on: skip what is waiting, from the active workflow's position if it is
+			// this bot's (a state without a bot id is from before they were kept: the same bot).
+			const sameBot = (this.state.botId ?? this.bot?.id) === this.bot?.id;
+			const saved = sameBot && this.state.started === true ? cursorOf(this.state.cursor) : undefined;
 			this.readCursor = await this.skipFrom(saved);
 			this.positioned = true;
 			return;
 		}
-		this.adoptBot();
-		const others = addReader(this.bot);
-		if (others > 0) {
-			this.ctx.logger.warn(
-				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
-			);
-		}
 		try {
+			await this.checkBot();
 			await this.position();
 		} catch (error) {
-			const nodeError = toNodeError(this.ctx.getNode(), error);
-			this.failures.startFailed(nodeError);
-			// A person publishing the workflow sees the error at once. When n8n starts up unattended, a failed
-			// activation would only show as a dot in the editor: the trigger stays active instead, the failed
-			// execution (and the Error Workflow) tell what is wrong, and the loop keeps trying to start.
-			if (!UNATTENDED_ACTIVATIONS.has(this.ctx.getActivationMode())) {
-				this.stop();
-				throw nodeError;
-			}
+			// Whoever activates (a person publishing, n8n starting up), failing the activation would not help: n8n
+			// 2.41 would retry it four times and give up ("Partial publish"), 2.8.4 would leave it off until someone
+			// publishes again. The workflow stays published instead, the failed execution (and the Error Workflow)
+			// tell what is wrong, and the loop keeps trying from the saved position.
+			this.failures.startFailed(toNodeError(this.ctx.getNode(), error));
 		}
 	}
 
 	stop(): void {
 		if (this.stopped) return;
 		this.abort.abort();
-		if (!this.testing) removeReader(this.bot);
+		if (this.countedBot !== undefined) removeReader(this.countedBot);
 	}
 
 	async run(): Promise<void> {
 		while (!this.stopped) {
 			try {
+				if (!this.testing && (this.bot === undefined || this.checkDue || Date.now() - this.botCheckedAt >= BOT_CHECK.intervalMs)) {
+					await this.checkBot();
+				}
 				if (!this.positioned) await this.position();
-				if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK.intervalMs && (await this.botChanged())) continue;
 				let more = false;
 				if (this.emitter.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
 				this.failures.recovered();
@@ -174,11 +194,17 @@ class ContinuousReader {
 		this.firstPage = undefined;
 		if (this.stopped) return false;
 		if (page === 'rejected') {
-			if (!this.testing && (await this.botChanged())) return true;
-			await this.positionRejected();
+			// What a changed credential causes too: ask which bot it reaches before taking the position as lost.
+			if (!this.testing) await this.checkBot();
+			if (this.positioned) await this.positionRejected();
 			return true;
 		}
 		if (page.updates.length === 0) return false;
+		if (!this.testing && Date.now() - this.botCheckedAt >= BOT_CHECK.beforeHandingOverMs) {
+			// A credential changed to reach another bot: this page is the old bot's, the loop starts anew.
+			await this.checkBot();
+			if (!this.positioned) return true;
+		}
 		this.lastUpdateAt = Date.now();
 		const { ledger } = this.emitter;
 		const entry = ledger.open(page.next ?? from);
@@ -220,7 +246,7 @@ class ContinuousReader {
 
 	/**
 	 * Where to start, checked against Rubika: at activation, so that a problem shows there, and again from the
-	 * loop after an unattended start or a bot change could not check it.
+	 * loop after a start or a bot change could not check it.
 	 */
 	private async position(): Promise<void> {
 		this.positioned = false;
@@ -257,40 +283,73 @@ class ContinuousReader {
 		return await skipToEnd(this.ctx, from, this.settings.pageSize, this.requestOptions());
 	}
 
-	/** The credential now belongs to another bot (or base URL): the saved position is not its position. */
-	private async botChanged(): Promise<boolean> {
+	/**
+	 * Resolves the credential anew and, when it changed (or the bot is not known yet), asks Rubika which bot it
+	 * reaches. Throws when Rubika does not say (a refused token, a fault): the bot is then unknown, nothing is
+	 * read and nothing saved is touched until it answers.
+	 */
+	private async checkBot(): Promise<void> {
 		this.botCheckedAt = Date.now();
-		const bot = await this.identifyBot();
-		if (bot === this.bot) return false;
-		removeReader(this.bot);
-		addReader(bot);
-		this.bot = bot;
-		this.adoptBot();
-		this.emitter.ledger.discardAll();
-		await this.position();
-		return true;
-	}
-
-	/** Resolves the credential anew; returns the fingerprint of the bot it belongs to. */
-	private async identifyBot(): Promise<string> {
+		this.checkDue = false;
+		// From now on requests go with the credential as it is now, even if Rubika refuses it below: a token the
+		// user has replaced is not used any more.
 		this.credential = await resolveCredential(this.ctx);
-		return botFingerprint(this.credential);
+		const print = credentialFingerprint(this.credential);
+		if (print === this.credentialPrint && this.bot !== undefined) return;
+		this.credentialPrint = print;
+		this.bot = undefined;
+		this.adoptBot(await identifyBot(this.ctx, this.credential, { abortSignal: this.abort.signal }));
 	}
 
 	private requestOptions(): { abortSignal: AbortSignal; credential: ResolvedCredential | undefined } {
 		return { abortSignal: this.abort.signal, credential: this.credential };
 	}
 
-	/** Forgets the position and delivered keys saved for another bot. */
-	private adoptBot(): void {
-		const another = this.state.bot !== undefined && this.state.bot !== this.bot;
+	/**
+	 * The credential reaches `bot`. The same bot as the saved position's keeps everything; another bot
+	 * starts as on a first activation: the position and delivered keys saved for the old one are dropped, and
+	 * the log and a failed execution say so.
+	 */
+	private adoptBot(bot: BotIdentity): void {
+		this.bot = bot;
+		if (this.testing) return;
+		this.countReader(bot.id);
+		const before = this.state.botId;
+		const another = before !== undefined && before !== bot.id;
 		if (another) {
-			this.ctx.logger.warn('Rubika Trigger: the credential now belongs to another bot; starting as on a first activation');
 			delete this.state.cursor;
 			delete this.state.started;
+			this.state.bot = bot.id;
+			this.emitter.ledger.discardAll();
+			this.positioned = false;
+			this.toldAnotherBot(before, bot);
 		}
-		this.emitter.adoptBot(this.bot, another);
-		this.state.bot = this.bot;
+		this.state.botId = bot.id;
+		this.state.bot ??= bot.id;
+		this.emitter.adoptBot(this.state.bot, another);
+	}
+
+	private toldAnotherBot(before: string, bot: BotIdentity): void {
+		const message = `The Rubika credential now reaches another bot, ${bot.name} (${bot.id}), not the bot this trigger read before (${before}): the trigger starts anew for ${bot.name}`;
+		this.ctx.logger.warn(`Rubika Trigger: ${message}`);
+		this.ctx.saveFailedExecution(
+			new NodeOperationError(this.ctx.getNode(), message, {
+				description: `The position and delivered updates saved for ${before} were dropped, and the trigger reads ${bot.name} as on a first activation (On First Activation). If this is not the bot you meant, choose the right credential and publish again. The workflow stays published and keeps reading.`,
+			}),
+		);
+	}
+
+	/** Counts this activation as a reader of `bot` (and no other), warning when others read it too. */
+	private countReader(bot: string): void {
+		if (this.countedBot === bot) return;
+		if (this.countedBot !== undefined) removeReader(this.countedBot);
+		this.countedBot = bot;
+		const others = addReader(bot);
+		if (others > 0) {
+			this.ctx.logger.warn(
+				`Rubika Trigger: ${others} other active trigger(s) in this n8n read the same bot; each workflow receives every update`,
+			);
+		}
 	}
 
 	private waitMs(): number {
@@ -305,8 +364,8 @@ class ContinuousReader {
 			return;
 		}
 		this.failures.failed();
-		// A credential switched to another bot shows as failing reads (its token or the old position refused).
-		if (await this.botChanged().catch(() => false)) return;
+		// A token refused or a position rejected may be a changed credential: the next try looks at it first.
+		this.checkDue = true;
 		await pause(this.failures.retryDelay(nodeError), this.abort.signal);
 	}
 }

@@ -16,13 +16,18 @@ export const MAX_UNCONFIRMED = 200;
 /** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
 export const REPORT_AFTER_FAILURES = 3;
 /**
- * How often the loop checks, unprompted, which bot the credential belongs to. That is also when it resolves the
- * credential anew: it is resolved once per activation, not per request, because resolving costs n8n a database
- * read, a decryption and an expression sandbox (tens of milliseconds of CPU, BENCHMARKS.md B8). It is checked
- * too when Rubika refuses the position or a read fails, which is what a token switched to another bot or
- * revoked causes. An object, so that a test can shorten the interval.
+ * When the loop resolves the credential anew (and, if it changed, asks Rubika which bot it reaches): it is not
+ * resolved per request, because resolving costs n8n a database read, a decryption and an expression sandbox
+ * (tens of milliseconds of CPU, BENCHMARKS.md B8).
+ * - `intervalMs`: unprompted, while idle.
+ * - `beforeHandingOverMs`: before updates are handed to n8n, when it was resolved longer ago than this: the
+ *   executions they start use the credential as it is now, so a token just made wrong is noticed (one failed
+ *   execution, the updates kept) before the workflow runs with it. At most one resolve per this interval while
+ *   updates keep coming.
+ * It is resolved too after a failed read, which is what a token revoked or corrected causes.
+ * An object, so that a test can shorten the intervals.
  */
-export const BOT_CHECK = { intervalMs: 60_000 };
+export const BOT_CHECK = { intervalMs: 60_000, beforeHandingOverMs: 5_000 };
 
 export interface ContinuousSettings extends ReadingSettings {
 	intervalMs: number;

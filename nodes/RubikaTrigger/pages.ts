@@ -184,6 +184,11 @@ export async function assertPositionLost(
 
 const POSITION_REJECTED = 'Rubika no longer accepts the position this trigger saved';
 
+/** Whether `error` is assertPositionLost's: Rubika rejects the saved position and the user chose to stop. */
+export function isPositionRejected(error: unknown): boolean {
+	return error instanceof NodeApiError && error.message.startsWith(POSITION_REJECTED);
+}
+
 export function cursorOf(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string' || value.trim() === '') return undefined;

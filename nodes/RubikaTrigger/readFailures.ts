@@ -1,35 +1,51 @@
 /**
  * The continuous trigger's read failures (./continuousReader.ts): it backs off up to a minute while requests fail,
  * and nothing fails silently: a start-up or read problem becomes one failed execution per outage, which runs
- * the Error Workflow.
+ * the Error Workflow, and whose text says what the trigger does next.
  */
 import type { ITriggerFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusal } from '../shared/errors';
+import { LruMap } from '../shared/lru';
 import { backoffDelay } from '../shared/transport/retryPolicy';
 import { MAX_ERROR_BACKOFF_MS, REPORT_AFTER_FAILURES } from './continuousSettings';
+import { isPositionRejected } from './pages';
 
 /** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */
 const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];
+
+/** Triggers remembered at most (the least recently used go first); one per active continuous trigger. */
+const MAX_TRIGGERS = 1000;
+
+/**
+ * Triggers (workflow and node) whose current outage has been reported, in this n8n process. Kept across
+ * activations, because an outage outlives them: a person publishing again, or n8n activating the workflow
+ * again, while Rubika still refuses is the same outage and raises no second alarm. Forgotten once reading works.
+ */
+const reportedOutages = new LruMap<string, true>(MAX_TRIGGERS);
 
 export class ReadFailures {
 	/** Failed reads in a row. */
 	private count = 0;
 
-	private reported = false;
+	/** This trigger's key in reportedOutages. */
+	private readonly trigger: string;
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
 		private readonly intervalMs: number,
-	) {}
-
-	/** The start-up check failed: reported, and the loop's tries go on from one failure. */
-	startFailed(nodeError: NodeApiError | NodeOperationError): void {
-		this.report(nodeError);
-		this.count = 1;
+	) {
+		this.trigger = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 	}
 
-	/** A read failed; counted at once, before the caller checks whether the bot changed. */
+	/** The start (finding the bot, checking the position) failed: reported at once, the loop tries again. */
+	startFailed(nodeError: NodeApiError | NodeOperationError): void {
+		this.count = 1;
+		this.ctx.logger.warn(`Rubika Trigger: starting failed (${nodeError.message}); nothing was skipped, trying again in the background`);
+		this.report(nodeError);
+	}
+
+	/** A read failed. */
 	failed(): void {
 		this.count++;
 	}
@@ -46,21 +62,33 @@ export class ReadFailures {
 		return delay;
 	}
 
+	/** A read worked: the outage, if any, is over, also one reported by an earlier activation of this trigger. */
 	recovered(): void {
-		if (this.count >= REPORT_AFTER_FAILURES) this.ctx.logger.info('Rubika Trigger: reading updates works again');
+		const reported = reportedOutages.has(this.trigger);
+		if (this.count === 0 && !reported) return;
+		if (this.count >= REPORT_AFTER_FAILURES || reported) this.ctx.logger.info('Rubika Trigger: reading updates works again');
 		this.count = 0;
-		this.reported = false;
+		reportedOutages.delete(this.trigger);
 	}
 
 	/**
 	 * Tells the user, once per outage, that the trigger cannot read: a failed execution with the whole
-	 * explanation, which also starts the workflow's Error Workflow (n8n 2.8.4 and 2.41 alike).
+	 * explanation and what happens next, which also starts the workflow's Error Workflow (n8n 2.8.4 and 2.41
+	 * alike).
 	 */
 	private report(nodeError: NodeApiError | NodeOperationError): void {
-		if (this.reported) return;
-		this.reported = true;
-		nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}The trigger stays active, keeps its position and keeps trying; nothing is skipped.`;
+		if (reportedOutages.has(this.trigger)) return;
+		reportedOutages.set(this.trigger, true);
+		nodeError.description = `${nodeError.description ? `${nodeError.description} ` : ''}${whatHappensNext(nodeError)}`;
 		this.ctx.logger.error(`Rubika Trigger: ${nodeError.message}`);
 		this.ctx.saveFailedExecution(nodeError);
 	}
+}
+
+/** What the trigger does after `nodeError`, as the failed execution says it; true of ContinuousReader's loop. */
+function whatHappensNext(nodeError: NodeApiError | NodeOperationError): string {
+	if (isPositionRejected(nodeError)) {
+		return 'The workflow stays published and the trigger checks again at most a minute apart, but it reads nothing (and skips nothing) until Rubika accepts the position or you choose another way in Options → If Rubika Rejects the Saved Position and publish the workflow again.';
+	}
+	return 'The workflow stays published: the trigger keeps its position and tries again at most a minute apart, using the credential as it is then. Once Rubika answers, it reads every update sent meanwhile; nothing is skipped.';
 }

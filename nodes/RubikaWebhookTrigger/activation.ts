@@ -10,8 +10,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { callRubika } from '../shared/transport';
 import type { UpdateEndpointType } from '../shared/types';
 import { UPDATE_ENDPOINT_TYPES } from '../shared/types';
+import { identifyBot } from '../shared/updates/botIdentity';
 import {
-	botToken,
+	botCredential,
 	readDownloadOptions,
 	readEndpoints,
 	readFilters,
@@ -46,13 +47,26 @@ export function activationMethods(rules: ActivationRules): NonNullable<INodeType
 }
 
 /**
- * True when this node already registered this exact URL (same n8n address, bot and endpoints). n8n runs it
+ * True when this node already registered this exact URL (same n8n address, token and endpoints). n8n runs it
  * first on every activation, before create, so this is where the trigger takes its bot (or is refused it).
+ * The bot is the registration record's when the URL matches (no request), else the one getMe names. A record
+ * written before bot ids were kept, whose token Rubika now refuses, still activates (the registration is in
+ * place and deliveries need no token): the bot is then counted from its first delivery that getMe can name.
  */
 async function isRegistered(context: IHookFunctions, rules: ActivationRules): Promise<boolean> {
 	const { url, endpoints } = await registrationTarget(context);
-	await takeBotAtActivation(context, rules.refuseTakenBot);
-	return registrationMatches(readRegistration(context.getWorkflowStaticData('node')), url, endpoints);
+	const record = readRegistration(context.getWorkflowStaticData('node'));
+	const registered = registrationMatches(record, url, endpoints);
+	if (context.getMode() === 'manual') return registered;
+	const bot =
+		registered && record?.bot !== undefined
+			? record.bot
+			: await botOf(context).catch((error: unknown) => {
+					if (registered) return undefined;
+					throw error;
+				});
+	if (bot !== undefined) takeBotAtActivation(context, rules.refuseTakenBot, bot);
+	return registered;
 }
 
 /** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
@@ -61,6 +75,11 @@ async function register(context: IHookFunctions): Promise<boolean> {
 	readFilters(context, endpoints);
 	readDownloadOptions(context);
 	const staticData = context.getWorkflowStaticData('node');
+	const bot = await botOf(context);
+	const before = readRegistration(staticData)?.bot;
+	if (before !== undefined && before !== bot) {
+		context.logger.warn(`Rubika Webhook Trigger: the credential now reaches another bot (${bot}, before ${before}); registering this node's address for it`);
+	}
 	// A half-done registration must not look complete to checkExists.
 	forgetRegistration(staticData);
 	for (const type of endpoints) {
@@ -68,8 +87,14 @@ async function register(context: IHookFunctions): Promise<boolean> {
 		const status = String(answer?.status ?? '');
 		if (status !== 'Done') throw refusal(context, type, status, hideSecret(url, secret));
 	}
-	saveRegistration(staticData, url, endpoints);
+	saveRegistration(staticData, url, endpoints, bot);
 	return true;
+}
+
+/** The bot the credential reaches (getMe, asked once per credential in this process). */
+async function botOf(context: IHookFunctions): Promise<string> {
+	const { credential } = await botCredential(context);
+	return (await identifyBot(context, credential)).id;
 }
 
 /**
@@ -97,7 +122,7 @@ async function registrationTarget(
 		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
 	}
 	const location = readSecretLocation(context);
-	const secret = location === 'off' ? '' : deriveSecret(await botToken(context), webhookKey(context));
+	const secret = location === 'off' ? '' : deriveSecret((await botCredential(context)).token, webhookKey(context));
 	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
 }
 

@@ -21,7 +21,7 @@ export interface BotHolder {
 	webhookUrl: string;
 }
 
-/** Bot (a fingerprint of its token) → trigger (workflow and webhook id) → holder. */
+/** Bot (its id) → trigger (workflow and webhook id) → holder. */
 const holdersByBot = new Map<string, Map<string, BotHolder>>();
 
 /**

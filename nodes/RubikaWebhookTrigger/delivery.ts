@@ -2,6 +2,10 @@
  * Handling one delivery from Rubika: the secret checked, the trigger noted as its bot's holder
  * (oneTriggerPerBot.ts), the body read, filtered and de-duplicated, the sender answered, and the item handed
  * to the workflow (with its file and the sender's details, when asked).
+ *
+ * The secret is derived from the bot token, but Rubika keeps posting to the URL registered at activation
+ * until the workflow registers again: after the token was rotated, mistyped or corrected, a delivery that
+ * presents the registered URL's secret is still Rubika's (registration.ts), and reaches the workflow.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -12,6 +16,8 @@ import { directoryFor } from '../shared/updates/sender';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { takeBotOnDelivery } from './oneTriggerPerBot';
+import type { RegistrationRecord } from './registration';
+import { isRegisteredUrl, readRegistration } from './registration';
 import {
 	addsSenderDetails,
 	botCredential,
@@ -22,7 +28,9 @@ import {
 	tapRepeatWindowMs,
 	webhookKey,
 } from './parameters';
-import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, secretsMatch } from './secret';
+import type { SecretLocation } from './secret';
+import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
+import { identifyBot } from '../shared/updates/botIdentity';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
 const OK_ANSWER: IDataObject = { status: 'OK' };
@@ -31,17 +39,22 @@ const OK_ANSWER: IDataObject = { status: 'OK' };
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { credential, token } = await botCredential(context);
 	const location = readSecretLocation(context);
+	const registration = readRegistration(context.getWorkflowStaticData('node'));
 	if (location !== 'off') {
 		const expected = deriveSecret(token, webhookKey(context));
 		const presented =
 			location === 'path' ? pathSecret(context.getParamsData()) : presentedSecret(context.getQueryData());
-		if (!secretsMatch(presented, expected)) {
+		if (!secretsMatch(presented, expected) && !isRegisteredSecret(context, registration, location, presented)) {
 			// Rubika sends the secret on every delivery; without it, this is someone else.
 			answerNow(context, 403, { status: 'FORBIDDEN', message: 'Missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
 	}
-	takeBotOnDelivery(context, token);
+	if (context.getMode() !== 'manual') {
+		// A record written before bot ids were kept has none: getMe, once per credential in this process.
+		const bot = registration?.bot ?? (await identifyBot(context, credential).then(({ id }) => id, () => undefined));
+		if (bot !== undefined) takeBotOnDelivery(context, bot);
+	}
 
 	const body = readDeliveryBody(context);
 	const item = deliveryToItem(body);
@@ -78,6 +91,21 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	answerNow(context, 200, OK_ANSWER);
 	const output = await withDownloadedFile(context, await withSender(), download, 'every');
 	return { noWebhookResponse: true, workflowData: [[output]] };
+}
+
+/**
+ * Whether the secret presented is the one in the URL registered at activation (a production delivery only):
+ * what Rubika sends until the workflow registers again, whatever the credential's token is now.
+ */
+function isRegisteredSecret(
+	context: IWebhookFunctions,
+	registration: RegistrationRecord | undefined,
+	location: SecretLocation,
+	presented: string | undefined,
+): boolean {
+	if (presented === undefined || context.getMode() === 'manual') return false;
+	const webhookUrl = context.getNodeWebhookUrl('default');
+	return webhookUrl !== undefined && isRegisteredUrl(registration, registeredUrl(webhookUrl, location, presented));
 }
 
 /** The secret a delivery presents in its path (n8n's route parameter), if any. */

@@ -5,6 +5,9 @@
  * per bot and endpoint type). Version 1 is never refused, but counts as a holder, so that a version 2 trigger
  * is refused while a version 1 workflow receives the bot.
  *
+ * A bot is who Rubika says it is (getMe's bot id, ../shared/updates/botIdentity.ts): two credentials for one
+ * bot (a rotated token, another Base URL) are one bot here.
+ *
  * Who holds what is kept in this n8n process's memory (botHolders.ts), so the rule holds within the process
  * that activates workflows (n8n's main process, in queue mode too):
  * - a trigger holds its bot from its activation (checkExists, which n8n runs before create) until n8n runs
@@ -20,29 +23,29 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import type { BotHolder } from './botHolders';
 import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
-import { botToken, webhookKey } from './parameters';
-import { fingerprint } from './secret';
+import { webhookKey } from './parameters';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
- * At activation: fails when another trigger holds the bot and `refuse` is set (version 2); otherwise records
- * this trigger as its holder. Checking and recording happen without an await in between, so two workflows
- * activated at the same time cannot both pass.
+ * At activation, for `bot` (its id): fails when another trigger holds the bot and `refuse` is set (version 2);
+ * otherwise records this trigger as its holder. Checking and recording happen without an await in between, so
+ * two workflows activated at the same time cannot both pass.
  */
-export async function takeBotAtActivation(context: IHookFunctions, refuse: boolean): Promise<void> {
+export function takeBotAtActivation(context: IHookFunctions, refuse: boolean, bot: string): void {
 	if (context.getMode() === 'manual') return;
-	const bot = fingerprint(await botToken(context));
 	const trigger = triggerKey(context);
 	const other = otherHolder(bot, trigger);
 	if (other !== undefined && refuse) throw new BotTakenError(context.getNode(), other);
 	hold(bot, trigger, holderOf(context));
 }
 
-/** On a production delivery (after its secret was checked): the trigger holds its bot again, e.g. after a restart. */
-export function takeBotOnDelivery(context: IWebhookFunctions, token: string): void {
-	if (context.getMode() === 'manual') return;
-	holdOnDelivery(fingerprint(token), triggerKey(context), holderOf(context));
+/**
+ * On a production delivery (after its secret was checked; a test delivery holds nothing): the trigger holds
+ * `bot` again, e.g. after a restart.
+ */
+export function takeBotOnDelivery(context: IWebhookFunctions, bot: string): void {
+	holdOnDelivery(bot, triggerKey(context), holderOf(context));
 }
 
 /** At deactivation: the trigger lets go of its bot (a test listener that stops lets go of nothing). */

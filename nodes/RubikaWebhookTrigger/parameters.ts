@@ -81,11 +81,6 @@ export function readFilters(context: TriggerContext, endpoints: UpdateEndpointTy
 	return filters;
 }
 
-/** The credential's bot token; none is an error. */
-export async function botToken(context: TriggerContext): Promise<string> {
-	return (await botCredential(context)).token;
-}
-
 /**
  * The credential, resolved once for a delivery, and its bot token; no token is an error. Requests the
  * delivery makes are sent with it, so that n8n does not resolve it again for each.

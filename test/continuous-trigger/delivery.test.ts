@@ -49,11 +49,11 @@ describe('delivery', () => {
 		await harness.activate();
 		await harness.waitForExecutions(1);
 		const key = harness.started[0].deduplicationKey as string;
-		expect(key).toMatch(/^rubika:continuous-workflow:rubika-trigger-v2:[0-9a-z]{14}$/);
+		expect(key).toMatch(/^rubika:continuous-workflow-\d+:rubika-trigger-v2:[0-9a-z]{14}$/);
 		await harness.stop();
 
 		// The same update read again by a fresh start from the same saved state gets the same key, and n8n drops it.
-		const again = t.harness({ firstActivation: 'processBacklog' }, { database: { staticData: {}, executions: harness.database.executions } });
+		const again = t.harness({ firstActivation: 'processBacklog' }, { database: { staticData: {}, executions: harness.database.executions }, workflowId: harness.workflow.id });
 		await again.activate();
 		await pauseMs(600);
 		expect(again.started).toHaveLength(0);

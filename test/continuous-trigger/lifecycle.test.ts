@@ -1,16 +1,28 @@
 /**
- * The continuous trigger's life: what fails an activation, stopping with nothing left in flight, errors and
- * backing off, "Listen for test event", and a credential that now belongs to another bot.
+ * The continuous trigger's life: what fails an activation (a setting only), stopping with nothing left in
+ * flight, errors and backing off (one failed execution per outage, whoever activates), "Listen for test
+ * event", and the bot a credential reaches: the same bot through a wrong, corrected or rotated token or
+ * another address keeps its position; another bot starts anew and says so.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { BOT_CHECK } from '../../nodes/RubikaTrigger/continuousSettings';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN } from '../../sandbox';
 import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
 const t = useSandbox();
 
 const getUpdatesCount = () => t.sandbox.requestsFor('getUpdates').length;
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`not so after ${timeoutMs} ms`);
+		await pauseMs(20);
+	}
+}
 
 describe('activation', () => {
 	it('fails with the field named when a filter is invalid, before any request', async () => {
@@ -21,21 +33,50 @@ describe('activation', () => {
 		expect(getUpdatesCount()).toBe(0);
 	});
 
-	it('fails when Rubika refuses the bot token, and the token appears nowhere in the error', async () => {
+	it('publishing with a token Rubika refuses: published, one failed execution however often it is activated, and it starts by itself once the token is corrected', async () => {
 		const token = 'x'.repeat(64);
-		const harness = new ContinuousTriggerHarness({ parameters: {}, credentials: { accessToken: token, baseUrl: t.sandbox.baseUrl } });
-		let error: unknown;
-		try {
-			await harness.activate();
-		} catch (caught) {
-			error = caught;
-		}
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(JSON.stringify(error)).not.toContain(token);
-		expect(String((error as Error).message)).not.toContain(token);
+		const credentials = { accessToken: token, baseUrl: t.sandbox.baseUrl };
+		const published = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await published.activate();
+		expect(published.failures.map((failure) => failure.message)).toEqual(['Rubika getMe failed: INVALID_INPUT – Invalid bot token']);
+		expect((published.failures[0] as NodeApiError).description).toMatch(/The workflow stays published: the trigger keeps its position and tries again at most a minute apart/);
+		expect(JSON.stringify(published.failures)).not.toContain(token);
+		expect(getUpdatesCount()).toBe(0);
+		// Activated again in the same outage (n8n retrying, a person publishing again): no second alarm.
+		const again = await published.crash();
+		await again.activate();
+		await pauseMs(600);
+		expect(again.failures).toEqual([]);
+
+		credentials.accessToken = DEMO_BOT_TOKEN;
+		// A first activation starts from "now", the moment Rubika first accepts the token.
+		await waitFor(() => again.nodeStaticData.started === true, 10_000);
+		say(t.sandbox, 'after the token was corrected');
+		await again.waitForExecutions(1);
+		expect(texts(again.items)).toEqual(['after the token was corrected']);
+		expect(again.failures).toEqual([]);
+		expect(again.nodeStaticData.botId).toBe(DEMO_BOT_ID);
+		await again.stop();
 	});
 
-	it('a saved position Rubika refuses fails the activation with the way out, or restarts from the oldest when chosen', async () => {
+	it('an outage is over once an activation reads again: the next outage raises its alarm', async () => {
+		const credentials = { accessToken: 'x'.repeat(64), baseUrl: t.sandbox.baseUrl };
+		const refused = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await refused.activate();
+		expect(refused.failures).toHaveLength(1);
+		credentials.accessToken = DEMO_BOT_TOKEN;
+		// Deactivated while still failing; the next activation starts without a failure.
+		const fixed = await refused.crash();
+		await fixed.activate();
+		await waitFor(() => fixed.nodeStaticData.started === true, 10_000);
+		await pauseMs(500);
+		t.sandbox.injectFault({ kind: 'status', method: 'getUpdates', status: 'INVALID_ACCESS', times: -1 });
+		await waitFor(() => fixed.failures.length > 0, 10_000);
+		expect(fixed.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/INVALID_ACCESS/)]);
+		await fixed.stop();
+	});
+
+	it('a saved position Rubika refuses: published, a failed execution with the way out, and a restart from the oldest when chosen', async () => {
 		const first = t.harness();
 		await first.activate();
 		say(t.sandbox, 'delivered before');
@@ -46,9 +87,10 @@ describe('activation', () => {
 		saved.cursor = 'not-a-cursor-rubika-gave';
 
 		const refused = await first.crash();
-		await expect(refused.activate()).rejects.toThrow(/no longer accepts the position.*Options → If Rubika Rejects the Saved Position/);
-		// The person publishing sees it at once, and it is a failed execution too (the Error Workflow runs).
-		expect(refused.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/no longer accepts the position/)]);
+		await refused.activate();
+		expect(refused.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/no longer accepts the position.*Options → If Rubika Rejects the Saved Position/)]);
+		expect((refused.failures[0] as NodeApiError).description).toMatch(/reads nothing \(and skips nothing\) until .* publish the workflow again/);
+		await refused.stop();
 
 		say(t.sandbox, 'after the loss');
 		const restarted = await first.crash({ parameters: { options: { interval: 0.2, onRejectedPosition: 'restartFromOldest' } } });
@@ -96,7 +138,7 @@ describe('starting unattended (n8n starting up)', () => {
 		await restarted.activate();
 		expect(restarted.failures).toHaveLength(1);
 		expect(restarted.failures[0].message).toMatch(/no longer accepts the position/);
-		expect((restarted.failures[0] as NodeApiError).description).toMatch(/stays active.*nothing is skipped/);
+		expect((restarted.failures[0] as NodeApiError).description).toMatch(/stays published and the trigger checks again at most a minute apart/);
 		const before = getUpdatesCount();
 		await pauseMs(2500);
 		// Still trying (with a growing wait), and not reporting the same outage again.
@@ -200,9 +242,9 @@ describe('Listen for test event', () => {
 });
 
 describe('the credential', () => {
-	const defaultBotCheck = BOT_CHECK.intervalMs;
+	const defaultBotCheck = { ...BOT_CHECK };
 	afterEach(() => {
-		BOT_CHECK.intervalMs = defaultBotCheck;
+		Object.assign(BOT_CHECK, defaultBotCheck);
 	});
 
 	it('is resolved once per activation, not per request: idle reads cost no credential lookup', async () => {
@@ -216,7 +258,136 @@ describe('the credential', () => {
 		await harness.stop();
 	});
 
-	it('is resolved again at the bot check: a credential switched to another bot is followed from then on', async () => {
+	it('a bot check with the credential unchanged asks Rubika nothing: getMe only when the credential changed', async () => {
+		BOT_CHECK.intervalMs = 300;
+		const credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl };
+		const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		await harness.activate();
+		const asked = t.sandbox.requestsFor('getMe').length;
+		const resolved = harness.credentialResolutions;
+		await pauseMs(1500);
+		expect(harness.credentialResolutions - resolved).toBeGreaterThanOrEqual(3);
+		expect(t.sandbox.requestsFor('getMe').length - asked).toBe(0);
+		credentials.baseUrl = `${t.sandbox.baseUrl}/via/checked`;
+		await waitFor(() => t.sandbox.requestsFor('getMe').length > asked, 5000);
+		await pauseMs(1000);
+		expect(t.sandbox.requestsFor('getMe').length - asked).toBe(1);
+		expect(harness.failures).toEqual([]);
+		await harness.stop();
+	});
+
+	describe('changed to reach the same bot: the position is kept, every message arrives once', () => {
+		/** A trigger on the demo bot that has delivered one message, with a bot check every 400 ms. */
+		async function running(credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }) {
+			BOT_CHECK.intervalMs = 400;
+			const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+			await harness.activate();
+			say(t.sandbox, 'before');
+			await harness.waitForExecutions(1);
+			return { harness, credentials };
+		}
+
+		it('a mistyped token, then the right one: one failed execution, nothing dropped, the messages sent meanwhile arrive once', async () => {
+			const { harness, credentials } = await running();
+			credentials.accessToken = `${DEMO_BOT_TOKEN.slice(0, -1)}x`;
+			await waitFor(() => harness.failures.length > 0, 10_000);
+			say(t.sandbox, 'while the token is wrong 1');
+			say(t.sandbox, 'while the token is wrong 2');
+			await pauseMs(1500);
+			expect(harness.started).toHaveLength(1);
+			expect(harness.nodeStaticData).toMatchObject({ botId: DEMO_BOT_ID, started: true });
+			credentials.accessToken = DEMO_BOT_TOKEN;
+			await harness.waitForExecutions(3, 30_000);
+			say(t.sandbox, 'after');
+			await harness.waitForExecutions(4);
+			await pauseMs(500);
+			expect(texts(harness.items)).toEqual(['before', 'while the token is wrong 1', 'while the token is wrong 2', 'after']);
+			expect(harness.failures.map((failure) => failure.message)).toEqual(['Rubika getMe failed: INVALID_INPUT – Invalid bot token']);
+			await harness.stop();
+		});
+
+		it('a token made wrong while the bot is idle: the next update is not handed over with the old credential, the workflow never runs with the wrong one', async () => {
+			const { harness, credentials } = await running();
+			// Only the check before handing over updates may notice it here, not the idle one.
+			Object.assign(BOT_CHECK, { intervalMs: 60_000, beforeHandingOverMs: 300 });
+			await pauseMs(500);
+			credentials.accessToken = `${DEMO_BOT_TOKEN.slice(0, -1)}x`;
+			say(t.sandbox, 'right after the token was made wrong');
+			await waitFor(() => harness.failures.length > 0, 10_000);
+			expect(harness.started).toHaveLength(1);
+			credentials.accessToken = DEMO_BOT_TOKEN;
+			await harness.waitForExecutions(2, 30_000);
+			await pauseMs(500);
+			expect(texts(harness.items)).toEqual(['before', 'right after the token was made wrong']);
+			expect(harness.failures).toHaveLength(1);
+			await harness.stop();
+		});
+
+		it('a rotated token: the old one refused, then the new one in the credential: the same bot, nothing dropped', async () => {
+			const { harness, credentials } = await running();
+			try {
+				const { token } = t.sandbox.rotateToken(DEMO_BOT_ID);
+				say(t.sandbox, 'after the rotation');
+				await waitFor(() => harness.failures.length > 0, 10_000);
+				expect(harness.failures[0].message).toMatch(/INVALID_INPUT/);
+				credentials.accessToken = token;
+				await harness.waitForExecutions(2, 30_000);
+				say(t.sandbox, 'with the new token');
+				await harness.waitForExecutions(3);
+				await pauseMs(500);
+				expect(texts(harness.items)).toEqual(['before', 'after the rotation', 'with the new token']);
+				expect(harness.failures).toHaveLength(1);
+				expect(harness.nodeStaticData.botId).toBe(DEMO_BOT_ID);
+			} finally {
+				await harness.stop();
+				t.sandbox.rotateToken(DEMO_BOT_ID, DEMO_BOT_TOKEN);
+			}
+		});
+
+		it('another Base URL reaching the same Rubika: no failure, no message lost or repeated, reads go to the new address', async () => {
+			const { harness, credentials } = await running();
+			say(t.sandbox, 'just before the change');
+			credentials.baseUrl = `${t.sandbox.baseUrl}/via/second-address`;
+			await pauseMs(1000);
+			say(t.sandbox, 'after the change');
+			await harness.waitForExecutions(3);
+			await pauseMs(500);
+			expect(texts(harness.items)).toEqual(['before', 'just before the change', 'after the change']);
+			expect(harness.failures).toEqual([]);
+			expect(t.sandbox.requestsFor('getUpdates').at(-1)?.path).toBe('/via/second-address/v3/<token>/getUpdates');
+			await harness.stop();
+		});
+	});
+
+	it('a position saved before bot ids were kept (a credential hash) is read on upgrade: nothing dropped, nothing run twice', async () => {
+		// What the trigger wrote before: `bot` a hash of the credential, no botId; its deduplication keys are
+		// scoped by that hash.
+		const legacy = '0123456789abcdef';
+		const first = new ContinuousTriggerHarness({
+			parameters: { options: { interval: 0.2 } },
+			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl },
+			database: { staticData: { 'node:Rubika Trigger': { bot: legacy } }, executions: [] },
+		});
+		await first.activate();
+		say(t.sandbox, 'delivered before the upgrade');
+		await first.waitForExecutions(1);
+		await pauseMs(300);
+		await first.deactivate();
+		delete (first.database.staticData['node:Rubika Trigger'] as Record<string, unknown>).botId;
+		say(t.sandbox, 'sent while upgrading');
+		const upgraded = await first.crash();
+		await upgraded.activate();
+		await upgraded.waitForExecutions(1);
+		await pauseMs(500);
+		// The tail read again after the restart carries the keys n8n already holds, and is dropped.
+		expect(texts(upgraded.items)).toEqual(['sent while upgrading']);
+		expect(upgraded.dropped).toBe(1);
+		expect(upgraded.failures).toEqual([]);
+		expect(upgraded.nodeStaticData).toMatchObject({ botId: DEMO_BOT_ID, bot: legacy, started: true });
+		await upgraded.stop();
+	});
+
+	it('is resolved again at the bot check: a credential switched to another bot is followed from then on, and a failed execution says so', async () => {
 		BOT_CHECK.intervalMs = 700;
 		const other = t.sandbox.addBot({ bot_title: 'Second bot' });
 		const credentials = { accessToken: t.sandbox.bot(t.sandbox.demo!.botId)!.token, baseUrl: t.sandbox.baseUrl };
@@ -236,6 +407,10 @@ describe('the credential', () => {
 		await pauseMs(400);
 		expect(texts(harness.items)).toEqual(['to the first bot', 'new at the second bot']);
 		expect(harness.nodeStaticData.cursor).not.toBe(firstCursor);
+		expect(harness.nodeStaticData.botId).toBe(other.bot_id);
+		expect(harness.failures.map((failure) => failure.message)).toEqual([
+			`The Rubika credential now reaches another bot, @${other.username} (${other.bot_id}), not the bot this trigger read before (${DEMO_BOT_ID}): the trigger starts anew for @${other.username}`,
+		]);
 		// The position saved now is the new bot's: the new bot accepts it, and has nothing after it.
 		const answer = await fetch(t.sandbox.methodUrl('getUpdates', other.token), {
 			method: 'POST',

@@ -1,4 +1,4 @@
-import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import { useSandbox } from '../harness/sandbox';
 import type { Receiver } from './helpers';
 import { adminCall, api, ok, startReceiver } from './helpers';
@@ -136,4 +136,38 @@ test('files, requests, faults, config, synthetic updates and reset', async () =>
 	expect(t.sandbox.snapshot().bots).toEqual([]);
 	await admin('POST', '/reset', {});
 	expect(t.sandbox.users()).toHaveLength(3);
+});
+
+test('a rotated token: the old one is refused, the new one reaches the same bot, its updates and cursor', async () => {
+	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'before the rotation' });
+	const before = await ok(t.sandbox, 'getUpdates', {});
+	const rotated = await admin('POST', `/bots/${DEMO_BOT_ID}/token`, {});
+	expect(rotated.httpStatus).toBe(200);
+	const token: string = rotated.json.token;
+	expect(token).toMatch(/^[A-Za-z0-9]{64}$/);
+	expect(token).not.toBe(DEMO_BOT_TOKEN);
+	expect((await api(t.sandbox, 'getMe', {})).json.status).toBe('INVALID_INPUT');
+	expect((await api(t.sandbox, 'getMe', {}, token)).json.data.bot.bot_id).toBe(DEMO_BOT_ID);
+	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'after the rotation' });
+	const after = (await api(t.sandbox, 'getUpdates', { offset_id: before.next_offset_id }, token)).json.data;
+	expect(after.updates.map((u: any) => u.new_message.text)).toEqual(['after the rotation']);
+	expect((await admin('GET', `/bots/${DEMO_BOT_ID}`)).json.token).toBe(token);
+	// A chosen token; one already in use, or not 64 letters and digits, is refused.
+	expect((await admin('POST', `/bots/${DEMO_BOT_ID}/token`, { token: DEMO_BOT_TOKEN })).json).toEqual({ token: DEMO_BOT_TOKEN });
+	expect((await admin('POST', `/bots/${DEMO_BOT_ID}/token`, { token: DEMO_BOT_TOKEN })).httpStatus).toBe(400);
+	expect((await admin('POST', `/bots/${DEMO_BOT_ID}/token`, { token: 'short' })).httpStatus).toBe(400);
+	expect((await admin('POST', '/bots/b0nobody/token', {})).httpStatus).toBe(404);
+});
+
+test('a second address (/via/<name>) reaches the same state, and the request log tells which was used', async () => {
+	const viaUrl = (method: string) => `${t.sandbox.baseUrl}/via/gateway-2/v3/${DEMO_BOT_TOKEN}/${method}`;
+	const post = async (url: string, body: unknown): Promise<any> => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'one' });
+	const direct = await ok(t.sandbox, 'getUpdates', {});
+	await admin('POST', '/actions/send-message', { userId: sara.user_id, text: 'two' });
+	const via = await post(viaUrl('getUpdates'), { offset_id: direct.next_offset_id });
+	expect(via.data.updates.map((u: any) => u.new_message.text)).toEqual(['two']);
+	expect((await post(viaUrl('getMe'), {})).data.bot.bot_id).toBe(DEMO_BOT_ID);
+	expect(t.sandbox.requestsFor('getUpdates').map((r) => r.path)).toEqual(['/v3/<token>/getUpdates', '/via/gateway-2/v3/<token>/getUpdates']);
+	expect((await fetch(`${t.sandbox.baseUrl}/via/bad name/v3/${DEMO_BOT_TOKEN}/getMe`, { method: 'POST' })).status).toBe(404);
 });

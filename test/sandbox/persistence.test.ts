@@ -11,7 +11,7 @@ import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_USERS, startSandbox } from '../../sandbox';
 import { SAVE_DELAY_MS } from '../../sandbox/stateFile';
 import type { Receiver } from './helpers';
-import { adminCall, multipartBody, ok, postRaw, startReceiver, uploadFile } from './helpers';
+import { adminCall, api, multipartBody, ok, postRaw, startReceiver, uploadFile } from './helpers';
 
 const { sara, ali } = DEMO_USERS;
 
@@ -138,6 +138,17 @@ describe('a sandbox started on the state file of an earlier one', () => {
 		fs.writeFileSync(copy, saved);
 		const second = await start(copy);
 		expect(second.messages(sara.chat_id).map((message) => message.text)).toEqual(['before the crash']);
+	});
+
+	test('a rotated token is kept: after a restart the new token works and the old one is still refused', async () => {
+		const first = await start();
+		const { token } = first.rotateToken(DEMO_BOT_ID);
+		await userSends(first, 'saved with the rotation');
+		await savedFileHolding('saved with the rotation');
+		await stop(first);
+		const second = await start();
+		expect((await api(second, 'getMe', {})).json.status).toBe('INVALID_INPUT');
+		expect((await api(second, 'getMe', {}, token)).json.data.bot.bot_id).toBe(DEMO_BOT_ID);
 	});
 
 	test('a reset world is saved as such', async () => {

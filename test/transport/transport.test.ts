@@ -159,7 +159,18 @@ describe('retries', () => {
 			parameters: { method: 'getMe', retries: 1 },
 			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl },
 		});
-		expect(result.error?.message).toBe('Could not reach Rubika for getMe: the connection was refused');
+		expect(result.error?.message).toBe(`Could not reach Rubika at ${new URL(baseUrl).host} for getMe: the connection was refused`);
+		expect((result.error as unknown as { description: string }).description).toMatch(/Base URL .*DNS, firewall, network.*proxy/);
+	});
+
+	test('a host name that does not resolve is named, with what to check', async () => {
+		const result = await runNode({
+			nodeType: new TransportProbe(),
+			parameters: { method: 'getMe', retries: 0 },
+			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: 'http://rubika-gateway.invalid' },
+		});
+		expect(result.error?.message).toMatch(/^Could not reach Rubika at rubika-gateway\.invalid for getMe: /);
+		expect(JSON.stringify(result.error)).not.toContain(DEMO_BOT_TOKEN);
 	});
 });
 

@@ -10,7 +10,7 @@ import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { WebhookHarness, WebhookHarnessOptions } from '../harness/webhook';
 import { freshTriggerNodeType } from '../harness/webhook';
 import v1Description from '../fixtures/webhook-trigger-v1-description.json';
-import { OK_ANSWER, answer, harness, newMessageDelivery, registered, sandbox, useSandboxPerTest } from './helpers';
+import { OK_ANSWER, answer, harness, newMessageDelivery, registered, restart, sandbox, useSandboxPerTest } from './helpers';
 
 const { sara } = DEMO_USERS;
 
@@ -238,6 +238,80 @@ describe('one active workflow per bot', () => {
 		const firstAddress = new URL(registeredBy(first)).pathname;
 		expect(answer(await restarted.post(firstAddress, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
 		expect(texts(restarted)).toEqual(['hello']);
+		await expect((await workflowFor('late')).activate()).rejects.toThrow(/"Workflow first"/);
+	});
+});
+
+describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
+	test('two credentials reaching one bot (another Base URL, as a proxy or gateway would be) are one bot: the second workflow is refused', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const second = await workflowFor('second', { credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: `${sandbox.baseUrl}/via/gateway` } });
+		await expect(second.activate()).rejects.toThrow(/Another active workflow already receives the bot of the credential "Bot second": "Workflow first"/);
+		expect(first.saved['node:Rubika Webhook Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
+	});
+
+	test('a rotated token: Rubika keeps posting to the registered address, which still reaches the workflow with the old or the new token in the credential; publishing again registers the new secret', async () => {
+		const credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl };
+		const trigger = await workflowFor('rotating', { credentials });
+		await trigger.activate();
+		const before = registered('ReceiveUpdate');
+		const { token } = sandbox.rotateToken(DEMO_BOT_ID);
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'the old token refused, still in the credential' });
+		await sandbox.deliveriesSettled();
+		credentials.accessToken = `${token.slice(0, -1)}x`;
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'a mistyped token in the credential' });
+		await sandbox.deliveriesSettled();
+		credentials.accessToken = token;
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'the new token in the credential' });
+		await sandbox.deliveriesSettled();
+		expect(texts(trigger)).toEqual(['the old token refused, still in the credential', 'a mistyped token in the credential', 'the new token in the credential']);
+		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200, 200, 200]);
+		// Any other secret is still refused.
+		const made = new URL(before);
+		made.pathname = made.pathname.replace(/[^/]+$/, 'A'.repeat(32));
+		expect((await trigger.post(made.pathname, newMessageDelivery('43', 'forged'))).status).toBe(403);
+
+		// Published again: the same bot, registered with the new token's secret.
+		await trigger.deactivate();
+		await trigger.activate();
+		expect(registered('ReceiveUpdate')).not.toBe(before);
+		expect(trigger.saved['node:Rubika Webhook Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'after publishing again' });
+		await sandbox.deliveriesSettled();
+		expect(texts(trigger).at(-1)).toBe('after publishing again');
+	});
+
+	test('a registration record written before bot ids were kept, activated while Rubika refuses getMe (n8n 2.8 starting up): still active, nothing registered again', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const saved = first.saved['node:Rubika Webhook Trigger'] as { registration: Record<string, unknown> };
+		delete saved.registration.bot;
+		const address = new URL(registeredBy(first)).pathname;
+		sandbox.injectFault({ kind: 'status', method: 'getMe', status: 'INVALID_ACCESS', times: -1 });
+		const registrations = sandbox.requestsFor('updateBotEndpoints').length;
+		// n8n 2.8 restarts on the same address and activates the workflow again.
+		const restarted = await restart(first);
+		expect(restarted.active).toBe(true);
+		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(registrations);
+		sandbox.clearFaults();
+		expect(answer(await restarted.post(address, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
+		expect(texts(restarted)).toEqual(['hello']);
+	});
+
+	test('a registration record written before bot ids were kept: deliveries go on, and the bot is asked once to count the holder', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const saved = first.saved['node:Rubika Webhook Trigger'] as { registration: Record<string, unknown> };
+		delete saved.registration.bot;
+		process = freshTriggerNodeType();
+		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
+		restarted.serveWithoutActivating();
+		const asked = sandbox.requestsFor('getMe').length;
+		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
+		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('44', 'again')))).toEqual(OK_ANSWER);
+		expect(texts(restarted)).toEqual(['hello', 'again']);
+		expect(sandbox.requestsFor('getMe').length - asked).toBe(1);
 		await expect((await workflowFor('late')).activate()).rejects.toThrow(/"Workflow first"/);
 	});
 });

@@ -63,11 +63,18 @@ export interface ContinuousTriggerHarnessOptions {
 	typeVersion?: number;
 	/** n8n's address for waiting executions, where the trigger hands on answer taps. */
 	webhookWaitingBaseUrl?: string;
+	/**
+	 * The workflow's id; a new one for each harness made without it, kept by crash(): what n8n keeps per
+	 * workflow (deduplication keys, the trigger's memory of an outage) is then the test's own.
+	 */
+	workflowId?: string;
 }
 
 export class ContinuousTriggerHarness {
 	/** Harnesses whose trigger is running, so that a test file can stop every loop it started. */
 	static readonly running = new Set<ContinuousTriggerHarness>();
+
+	private static workflowsMade = 0;
 
 	static async stopAll(): Promise<void> {
 		await Promise.all([...ContinuousTriggerHarness.running].map(async (harness) => await harness.stop()));
@@ -97,6 +104,7 @@ export class ContinuousTriggerHarness {
 
 	constructor(private readonly options: ContinuousTriggerHarnessOptions) {
 		const nodeType = new RubikaTrigger();
+		options.workflowId ??= `continuous-workflow-${++ContinuousTriggerHarness.workflowsMade}`;
 		this.database = options.database ?? { staticData: {}, executions: [] };
 		this.node = {
 			id: 'rubika-trigger-v2',
@@ -108,7 +116,7 @@ export class ContinuousTriggerHarness {
 			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },
 		};
 		this.workflow = new Workflow({
-			id: 'continuous-workflow',
+			id: options.workflowId,
 			name: 'continuous trigger test',
 			nodes: [this.node],
 			connections: {},

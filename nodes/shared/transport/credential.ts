@@ -51,14 +51,14 @@ export async function tokenOf(context: RubikaContext, resolved?: ResolvedCredent
 }
 
 /**
- * Which bot a credential belongs to, as a hash of its base URL and token: the same bot gives the same value;
- * the token is not in it. What the continuous trigger saves next to its cursor, and what the triggers' memory
- * of senders is kept per.
+ * A short hash of everything in the credential (token, Base URL, and whatever a later version adds): equal
+ * for the same credential, different after any change of it. Says nothing about the bot (identifyBot does);
+ * the token cannot be read back from it.
  */
-export function botFingerprint(credential: ResolvedCredential): string {
-	const credentials = credential.data ?? {};
-	return createHash('sha256')
-		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.accessToken ?? '')}`)
-		.digest('hex')
-		.slice(0, 16);
+export function credentialFingerprint(credential: ResolvedCredential): string {
+	const data = credential.data ?? {};
+	const fields = Object.keys(data)
+		.sort()
+		.map((key) => `${key}=${JSON.stringify(data[key] ?? null)}`);
+	return createHash('sha256').update(fields.join('\n')).digest('hex').slice(0, 16);
 }

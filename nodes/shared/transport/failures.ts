@@ -89,14 +89,18 @@ export function networkProblem(error: unknown): NetworkProblem {
 	return { reason, code, timedOut, hungUp };
 }
 
-/** No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. */
+/**
+ * No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. The message
+ * names the host when the error tells it (never the path, which holds the token).
+ */
 export function networkFailure(method: string, error: unknown): AttemptFailure {
 	const problem = networkProblem(error);
 	const { reason, code } = problem;
+	const host = unreachableHost(error);
 	return new AttemptFailure(
 		retryable.noAnswer(problem),
-		`Could not reach Rubika for ${method}: ${reason}`,
-		'Check the Base URL in the Rubika credential and that this n8n instance can reach it.',
+		`Could not reach Rubika${host ? ` at ${host}` : ''} for ${method}: ${reason}`,
+		'Check the Base URL in the Rubika credential (the address), that this n8n can reach that host (DNS, firewall, network) and, if n8n reaches the internet through a proxy, the proxy.',
 		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.
 		{ method, ...(code ? { network_error: code } : {}) },
 	);
@@ -136,6 +140,20 @@ function bodyShape(text: string): BodyShape {
 function titleOf(html: string): string {
 	const match = /<title>([^<]{1,120})<\/title>/i.exec(html);
 	return match ? ` ("${match[1].trim()}")` : '';
+}
+
+/** The host (and port) a connection failed to, as Node's network errors tell it: `hostname`, or `address` and `port`. */
+function unreachableHost(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { hostname?: unknown; address?: unknown; port?: unknown; cause?: unknown };
+		if (typeof candidate.hostname === 'string' && candidate.hostname !== '') return candidate.hostname;
+		if (typeof candidate.address === 'string' && candidate.address !== '') {
+			return typeof candidate.port === 'number' ? `${candidate.address}:${candidate.port}` : candidate.address;
+		}
+		current = candidate.cause;
+	}
+	return undefined;
 }
 
 function findErrorCode(error: unknown): string | undefined {

@@ -4,7 +4,7 @@
  * one policy says (./retryPolicy.ts) and lets no bot token out (./redact.ts). The one request elsewhere, a
  * file at the user's address, is in ./files.ts too.
  */
-export { CREDENTIAL_TYPE, botFingerprint, resolveCredential } from './credential';
+export { CREDENTIAL_TYPE, resolveCredential } from './credential';
 export type { ResolvedCredential } from './credential';
 export { callAnyMethod, callRubika } from './call';
 export type { CallOptions } from './retry';

@@ -218,7 +218,7 @@ export class RateLimitGate {
 }
 
 /**
- * The gates of the bots this process sends for, keyed by `botFingerprint` (./credential.ts). An entry is a few
+ * The gates of the bots this process sends for, keyed by `credentialFingerprint` (./credential.ts). An entry is a few
  * numbers and the start times of at most a second of successes; the least recently used goes beyond this many
  * bots, and an execution that still holds its gate keeps using it.
  */

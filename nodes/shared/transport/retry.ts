@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { pause } from '../pause';
 import type { ResolvedCredential, RubikaContext } from './credential';
-import { CREDENTIAL_TYPE, botFingerprint, resolveCredential } from './credential';
+import { CREDENTIAL_TYPE, credentialFingerprint, resolveCredential } from './credential';
 import type { RawResponse } from './failures';
 import { AttemptFailure, networkFailure, rateLimitBudgetSpent } from './failures';
 import { toNodeApiError } from './redact';
@@ -67,7 +67,7 @@ export interface ExecutionSettings extends Pick<CallOptions, 'retry' | 'timeoutM
 export async function executionCallOptions(context: RubikaContext, { rateLimit, retry, timeoutMs }: ExecutionSettings): Promise<CallOptions> {
 	let gate: RateLimitGate;
 	try {
-		gate = gateForBot(botFingerprint(await resolveCredential(context)));
+		gate = gateForBot(credentialFingerprint(await resolveCredential(context)));
 	} catch {
 		gate = new RateLimitGate();
 	}

@@ -25,9 +25,10 @@ import { isPlainObject } from '../json';
 import { LruMap } from '../lru';
 import { memberFromAnswer } from '../members';
 import type { CallOptions, ResolvedCredential } from '../transport';
-import { botFingerprint, callRubika } from '../transport';
+import { callRubika } from '../transport';
 import type { RubikaContext } from '../transport/credential';
 import { unknownMethodMessage } from '../unknownMethod';
+import { credentialFingerprint } from '../transport/credential';
 import type { UpdateItem } from './item';
 import { idOrNull, stringOrNull } from './raw';
 
@@ -175,7 +176,7 @@ const directories = new LruMap<string, SenderDirectory>(MAX_BOTS);
  * of its own per activation.
  */
 export function directoryFor(credential: ResolvedCredential): SenderDirectory {
-	const bot = botFingerprint(credential);
+	const bot = credentialFingerprint(credential);
 	let directory = directories.get(bot);
 	if (directory === undefined) {
 		directory = new SenderDirectory();

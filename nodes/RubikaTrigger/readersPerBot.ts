@@ -1,10 +1,9 @@
 /**
  * Which bots the continuous triggers of this n8n process read: a count of the readers per bot, keyed by the
- * credential's fingerprint (botFingerprint, which is also saved next to the cursor, so that a credential
- * switched to another bot is noticed).
+ * bot's id (../shared/updates/botIdentity.ts), to warn when two workflows read one bot.
  */
 
-/** Active (not test) readers per bot fingerprint in this n8n process, to warn when two workflows read one bot. */
+/** Active (not test) readers per bot id in this n8n process. */
 const readersPerBot = new Map<string, number>();
 
 /** Counts a reader for `bot`; returns how many others already read it. */
