@@ -13,7 +13,6 @@ import { RUBIKA_ICON } from '../shared/descriptions';
 import { executionCallOptions } from '../shared/transport';
 import { RESOURCES, findOperation } from './actions';
 import { runForEachItem } from './runner';
-import { RUBIKA_NODE_VERSIONS } from './versions';
 import { WAITING_WEBHOOKS, respondToWaitingPerson } from './waiting/webhook';
 
 /** Resource and Operation dropdowns plus every operation's fields, generated from the registry. */
@@ -119,9 +118,7 @@ export class Rubika implements INodeType {
 		name: 'rubika',
 		icon: RUBIKA_ICON,
 		group: ['output'],
-		// What each version changed: versions.ts. New nodes get the newest.
-		version: RUBIKA_NODE_VERSIONS,
-		defaultVersion: RUBIKA_NODE_VERSIONS[RUBIKA_NODE_VERSIONS.length - 1],
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Send messages, keypads, polls and files with a Rubika bot, and manage its chats',
 		defaults: { name: 'Rubika' },

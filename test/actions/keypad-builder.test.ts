@@ -1,33 +1,12 @@
-/**
- * The keypad builder across node versions: nodes of version 1, as n8n saved them before version 1.1
- * (test/fixtures/keypad-builder-v1-nodes.json), send exactly the request they sent then.
- */
+/** The keypad builder: each button type that has settings gets fields for them, read into the settings object. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import fixture from '../fixtures/keypad-builder-v1-nodes.json';
 import { useActionSandbox } from './helpers';
 
 const actions = useActionSandbox('message');
 const { run, bodies } = actions;
 
-interface SavedNode {
-	name: string;
-	method: string;
-	typeVersion: number;
-	parameters: INodeParameters;
-	request: IDataObject;
-}
-
-describe('nodes of version 1 saved with the old keypad builder', () => {
-	test.each((fixture.nodes as SavedNode[]).map((node) => [node.name, node] as const))('%s sends the request it sent before', async (_name, node) => {
-		const result = await run(node.parameters, undefined, { typeVersion: node.typeVersion });
-		expect(result.error).toBeUndefined();
-		expect(bodies(node.method)).toStrictEqual([node.request]);
-	});
-});
-
-describe('version 1.1: each button type that has settings gets fields for them', () => {
-	const V1_1 = { typeVersion: 1.1 };
+describe('each button type that has settings gets fields for them', () => {
 	const CHAT = 'b0fmK4lPjBjf3YEfErJNQK7siVKEBjED';
 	const sendWith = (rows: INodeParameters[][]): INodeParameters => ({
 		operation: 'sendMessage',
@@ -55,8 +34,6 @@ describe('version 1.1: each button type that has settings gets fields for them',
 				],
 				[{ text: 'City', type: 'Selection', selectionId: 'cities', selectionItems: 'Tehran\nShiraz', multiSelection: true, columns: 2, title: 'Cities' }],
 			]),
-			undefined,
-			V1_1,
 		);
 		expect(result.error).toBeUndefined();
 		const tehran = { latitude: '35.6892', longitude: '51.3890' };
@@ -96,31 +73,16 @@ describe('version 1.1: each button type that has settings gets fields for them',
 	});
 
 	test('a new Pick a Date button with nothing filled in sends the defaults: the Persian calendar', async () => {
-		await run(sendWith([[{ text: 'When?', type: 'Calendar' }]]), undefined, V1_1);
+		await run(sendWith([[{ text: 'When?', type: 'Calendar' }]]));
 		expect(sentButtons()).toStrictEqual([[{ id: 'r1b1', type: 'Calendar', button_text: 'When?', button_calendar: { type: 'DatePersian' } }]]);
 	});
 
 	test('a settings object in Extra Fields replaces the one the fields make', async () => {
 		const extra = JSON.stringify({ button_calendar: { type: 'DatePersian', default_value: '1403/01/01' }, note: 'kept' });
-		await run(sendWith([[{ text: 'Own', type: 'Calendar', id: 'own', minYear: '1400', options: { extra } }]]), undefined, V1_1);
+		await run(sendWith([[{ text: 'Own', type: 'Calendar', id: 'own', minYear: '1400', options: { extra } }]]));
 		expect(sentButtons()).toStrictEqual([
 			[{ button_calendar: { type: 'DatePersian', default_value: '1403/01/01' }, note: 'kept', id: 'own', type: 'Calendar', button_text: 'Own' }],
 		]);
-	});
-
-	test('Extra Fields left on a button whose type has no settings: sent by version 1, not by 1.1, where the panel hides them', async () => {
-		const stale = sendWith([[{ text: 'Stale', type: 'Simple', id: 'stale', options: { extra: '{"button_calendar": {"type": "DatePersian"}}' } }]]);
-		await run(stale, undefined, { typeVersion: 1 });
-		await run(stale, undefined, V1_1);
-		expect(bodies('sendMessage').map((body) => (body as { inline_keypad: unknown }).inline_keypad)).toStrictEqual([
-			{ rows: [{ buttons: [{ button_calendar: { type: 'DatePersian' }, id: 'stale', type: 'Simple', button_text: 'Stale' }] }] },
-			{ rows: [{ buttons: [{ id: 'stale', type: 'Simple', button_text: 'Stale' }] }] },
-		]);
-	});
-
-	test('the same fields on a version 1 node are not read: the button sends what version 1 always sent', async () => {
-		await run(sendWith([[{ text: 'When?', type: 'Calendar', calendarType: 'DateGregorian', minYear: '2024' }]]), undefined, { typeVersion: 1 });
-		expect(sentButtons()).toStrictEqual([[{ id: 'r1b1', type: 'Calendar', button_text: 'When?' }]]);
 	});
 
 	test.each<[string, INodeParameters, string]>([
@@ -133,6 +95,6 @@ describe('version 1.1: each button type that has settings gets fields for them',
 		['a list of its own items with none', { text: 'S', type: 'Selection', selectionGet: 'Local' }, 'row 1, button 1: a list whose items are listed here needs at least one item (Items, one per line)'],
 		['a calendar of unknown kind (from an expression)', { text: 'D', type: 'Calendar', calendarType: 'Lunar' }, 'row 1, button 1: Calendar must be one of DatePersian, DateGregorian, got "Lunar"'],
 	])('refuses %s before sending, naming the field and the item', async (_case, button, message) => {
-		actions.expectRefused(await run(sendWith([[button]]), undefined, V1_1), `Inline Keypad: ${message} [item 0]`);
+		actions.expectRefused(await run(sendWith([[button]])), `Inline Keypad: ${message} [item 0]`);
 	});
 });

@@ -69,39 +69,26 @@ describe('Chat → Pin Message / Unpin Message / Unpin All Messages', () => {
 		expect(jsonOf(unpinned)).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: first.message_id, pinned: false }]);
 		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([second.message_id]);
 
-		const cleared = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID });
-		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID }]);
-		expect(jsonOf(cleared)).toEqual([{ chat_id: DEMO_GROUP_ID, all_unpinned: true }]);
+		const cleared = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: second.message_id });
+		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: second.message_id }]);
+		expect(jsonOf(cleared)).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: second.message_id, all_unpinned: true }]);
 		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
 	});
 
-	test('Unpin All Messages, version 1.1: sends a Message ID, as rubpy does; any message of the chat will do', async () => {
+	test('Unpin All Messages sends a Message ID, as rubpy does; any message of the chat will do', async () => {
 		actions.sandbox.configure({ unpinAllMessageId: 'require' });
 		const message = groupMessage();
 		await run({ operation: 'pinChatMessage', chatId: DEMO_GROUP_ID, messageId: message.message_id });
-		const cleared = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: message.message_id }, undefined, { typeVersion: 1.1 });
+		const cleared = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: message.message_id });
 		expect(cleared.error).toBeUndefined();
 		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: message.message_id }]);
 		expect(jsonOf(cleared)).toEqual([{ chat_id: DEMO_GROUP_ID, message_id: message.message_id, all_unpinned: true }]);
 		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
 	});
 
-	test('Unpin All Messages, version 1: no message id unless one is filled in, as before; a Rubika that requires one refuses it', async () => {
-		actions.sandbox.configure({ unpinAllMessageId: 'require' });
-		const message = groupMessage();
-		await run({ operation: 'pinChatMessage', chatId: DEMO_GROUP_ID, messageId: message.message_id });
-		const refused = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID });
-		expect(refused.error?.message).toMatch(/^Rubika unpinAllChatMessages failed: INVALID_INPUT – message_id is required/);
-		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([message.message_id]);
-		const filledIn = await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: message.message_id });
-		expect(filledIn.error).toBeUndefined();
-		expect(bodies('unpinAllChatMessages')).toEqual([{ chat_id: DEMO_GROUP_ID }, { chat_id: DEMO_GROUP_ID, message_id: message.message_id }]);
-		expect(pinnedIds(DEMO_GROUP_ID)).toEqual([]);
-	});
-
-	test('Unpin All Messages, version 1.1, without a Message ID: refused before sending', async () => {
+	test('Unpin All Messages without a Message ID: refused before sending', async () => {
 		actions.expectRefused(
-			await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: '={{ $json.message_id }}' }, undefined, { typeVersion: 1.1 }),
+			await run({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: '={{ $json.message_id }}' }),
 			'Message ID: is required [item 0]',
 		);
 	});
@@ -131,7 +118,7 @@ describe('Chat → Pin Message / Unpin Message / Unpin All Messages', () => {
 	refusesEach({ operation: 'unpinChatMessage', chatId: DEMO_GROUP_ID, messageId: '123' }, [
 		['a missing message id', { messageId: '={{ $json.message_id }}' }, 'Message ID: is required [item 0]'],
 	]);
-	refusesEach({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID }, [
+	refusesEach({ operation: 'unpinAllChatMessages', chatId: DEMO_GROUP_ID, messageId: '123' }, [
 		['a chat id with spaces', { chatId: 'g0 x' }, 'Chat ID: must be a single ID without spaces, got "g0 x" [item 0]'],
 	]);
 });

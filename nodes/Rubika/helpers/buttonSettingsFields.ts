@@ -8,7 +8,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { ButtonSettingsFields } from '../../shared/keypad';
 import { BUTTON_SETTINGS } from '../../shared/keypad';
 import * as rubika from '../../shared/types';
-import { SHOW_FROM_1_1 } from '../versions';
 
 /** An option's words: its name in the panel and what it does. */
 export type Choice = Pick<INodePropertyOptions, 'name' | 'description'>;
@@ -28,7 +27,7 @@ function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFiel
 	const types = Object.entries(BUTTON_SETTINGS)
 		.filter(([, settings]) => (settings.fields as readonly string[]).includes(field.name))
 		.map(([type]) => type);
-	return { ...field, displayOptions: { show: { ...SHOW_FROM_1_1, type: types } } };
+	return { ...field, displayOptions: { show: { type: types } } };
 }
 
 /** In the order a person fills them in, after a button's Text, Type and ID (./keypadRows.ts). */

@@ -8,7 +8,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { sortedByName } from '../../shared/descriptions';
 import { BUTTON_TYPES } from '../../shared/types';
 import type { ButtonType } from '../../shared/types';
-import { SHOW_BEFORE_1_1, SHOW_FROM_1_1 } from '../versions';
 import type { Choice } from './buttonSettingsFields';
 import { BUTTON_SETTINGS_FIELDS, TYPES_WITH_SETTINGS } from './buttonSettingsFields';
 
@@ -127,7 +126,7 @@ const BUTTON_FIELDS: INodeProperties[] = [
 		placeholder: 'Add Setting',
 		default: {},
 		description: 'Button fields the fields above do not offer',
-		displayOptions: { show: { ...SHOW_FROM_1_1, type: [...TYPES_WITH_SETTINGS, 'Link'] } },
+		displayOptions: { show: { type: [...TYPES_WITH_SETTINGS, 'Link'] } },
 		options: [
 			{
 				displayName: 'Extra Fields (JSON)',
@@ -135,24 +134,6 @@ const BUTTON_FIELDS: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description: `Merged into the button as sent, e.g. ${EXTRA_FIELDS_EXAMPLE}. A settings object given here replaces the one the fields above make.`,
-			},
-		],
-	},
-	{
-		displayName: 'Button Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		description: 'Settings only some button types need',
-		displayOptions: { show: SHOW_BEFORE_1_1 },
-		options: [
-			{
-				displayName: 'Extra Fields (JSON)',
-				name: 'extra',
-				type: 'json',
-				default: '{}',
-				description: `Settings for special button types, e.g. ${EXTRA_FIELDS_EXAMPLE}`,
 			},
 		],
 	},

@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import { optionalId } from '../../helpers/params';
-import { SHOW_BEFORE_1_1, SHOW_FROM_1_1, VERSION_1_1 } from '../../versions';
-import { MESSAGE_ID_FIELD, messageIdProperty, readMessageId } from '../message/common';
+import { messageIdProperty, readMessageId } from '../message/common';
 import type { ItemCall, RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { PIN_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
@@ -23,17 +21,11 @@ export const unpinAllChatMessages: RubikaOperation = {
 	properties: [
 		undocumentedNotice('unpinAllChatMessages'),
 		chatIdProperty(PIN_CHAT_DESCRIPTION, 'g0…'),
-		{ ...messageIdProperty(MESSAGE_ID_DESCRIPTION), displayOptions: { show: SHOW_FROM_1_1 } },
-		// Version 1 nodes sent no message id; they send one only when it is filled in.
-		{ ...messageIdProperty(MESSAGE_ID_DESCRIPTION), required: false, displayOptions: { show: SHOW_BEFORE_1_1 } },
+		messageIdProperty(MESSAGE_ID_DESCRIPTION),
 	],
 	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
-		const messageId =
-			this.getNode().typeVersion >= VERSION_1_1
-				? readMessageId(this, itemIndex)
-				: optionalId(this, 'messageId', itemIndex, MESSAGE_ID_FIELD);
-		const body: IDataObject = messageId === undefined ? { chat_id: chatId } : { chat_id: chatId, message_id: messageId };
+		const body: IDataObject = { chat_id: chatId, message_id: readMessageId(this, itemIndex) };
 		await callRubika(this, 'unpinAllChatMessages', body, call);
 		return { ...body, all_unpinned: true };
 	},
