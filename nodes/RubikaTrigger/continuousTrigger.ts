@@ -13,13 +13,13 @@ import type {
 } from 'n8n-workflow';
 
 import { triggerVersionDescription } from './description';
-import { startContinuousReading } from './continuousReader';
+import { startContinuousReading } from './reading/reader';
 import {
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
 	MAX_INTERVAL_SECONDS,
 	MIN_INTERVAL_SECONDS,
-} from './continuousSettings';
+} from './reading/limits';
 
 export class ContinuousTrigger implements INodeType {
 	description: INodeTypeDescription;

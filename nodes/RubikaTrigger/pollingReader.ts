@@ -26,7 +26,7 @@ import { matchesFilters } from '../shared/updates/filters';
 import { RecentKeys } from '../shared/updates/identity';
 import { updateToItem } from '../shared/updates/item';
 import { directoryFor } from '../shared/updates/sender';
-import type { ReadingSettings, ReadingState } from './pages';
+import type { ReadingSettings, ReadingState } from './reading/pages';
 import {
 	SKIP_LIMIT_PER_POLL,
 	assertPositionLost,
@@ -34,7 +34,7 @@ import {
 	cursorOf,
 	fetchPage,
 	readReadingSettings,
-} from './pages';
+} from './reading/pages';
 
 interface TriggerSettings extends ReadingSettings {
 	maxUpdatesPerPoll: number;

@@ -16,10 +16,10 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { activationMethods } from './activation';
-import { receiveDelivery } from './delivery';
-import type { WebhookTriggerVersion } from './description';
-import { webhookTriggerVersionDescription } from './description';
+import { activationMethods } from '../RubikaTrigger/webhook/activation';
+import { receiveDelivery } from '../RubikaTrigger/webhook/delivery';
+import type { WebhookTriggerVersion } from '../RubikaTrigger/webhook/routes';
+import { webhookTriggerVersionDescription } from '../RubikaTrigger/webhook/routes';
 
 /** A version's description and whether it refuses a second active workflow for one bot. */
 interface VersionSettings extends WebhookTriggerVersion {

@@ -3,7 +3,7 @@
  * its end and every execution started from it has finished, oldest page first. (delivery.test.ts checks the
  * same rule through the whole trigger, with n8n-core and the sandbox; this pins each case in isolation.)
  */
-import { DeliveryLedger } from '../../nodes/RubikaTrigger/deliveryLedger';
+import { DeliveryLedger } from '../../nodes/RubikaTrigger/reading/deliveryLedger';
 
 function ledger() {
 	const moves: string[] = [];

@@ -7,7 +7,7 @@
 import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BOT_CHECK } from '../../nodes/RubikaTrigger/continuousSettings';
+import { BOT_CHECK } from '../../nodes/RubikaTrigger/reading/limits';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN } from '../../sandbox';
 import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';

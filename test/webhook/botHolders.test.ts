@@ -1,5 +1,5 @@
 /** The record of which trigger holds which bot (botHolders.ts), on its own: the cases a real n8n cannot time. */
-import { hold, holdOnDelivery, letGoAt, otherHolder } from '../../nodes/RubikaWebhookTrigger/botHolders';
+import { hold, holdOnDelivery, letGoAt, otherHolder } from '../../nodes/RubikaTrigger/webhook/botHolders';
 
 const PRODUCTION = 'https://n8n.example.com/webhook/hook-a/hook-a/webhook/:secret';
 const TEST = 'https://n8n.example.com/webhook-test/hook-a/hook-a/webhook/:secret';

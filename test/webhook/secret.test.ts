@@ -7,8 +7,8 @@ import {
 	secretLocationOf,
 	secretsMatch,
 	webhookPathFor,
-} from '../../nodes/RubikaWebhookTrigger/secret';
-import { isRepeatedTap } from '../../nodes/RubikaWebhookTrigger/taps';
+} from '../../nodes/RubikaTrigger/webhook/secret';
+import { isRepeatedTap } from '../../nodes/RubikaTrigger/webhook/taps';
 import type { IDataObject } from 'n8n-workflow';
 
 describe('secret', () => {

@@ -5,9 +5,9 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { RecentKeys } from '../shared/updates/identity';
-import type { UpdateItem } from '../shared/updates/item';
-import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
+import { RecentKeys } from '../../shared/updates/identity';
+import type { UpdateItem } from '../../shared/updates/item';
+import { INLINE_MESSAGE_TYPE } from '../../shared/updates/raw';
 import { OTHER_DELIVERY_TYPE } from './deliveryItem';
 import { changeRememberedState, withDeliveryState } from './memory';
 import { webhookKey } from './parameters';

@@ -9,10 +9,10 @@
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { fileToDownload, withDownloadedFile } from '../shared/downloads';
-import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../shared/updates/answerTaps';
-import { matchesFilters } from '../shared/updates/filters';
-import { directoryFor } from '../shared/updates/sender';
+import { fileToDownload, withDownloadedFile } from '../../shared/downloads';
+import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../../shared/updates/answerTaps';
+import { matchesFilters } from '../../shared/updates/filters';
+import { directoryFor } from '../../shared/updates/sender';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { takeBotOnDelivery } from './oneTriggerPerBot';
@@ -30,7 +30,7 @@ import {
 } from './parameters';
 import type { SecretLocation } from './secret';
 import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
-import { identifyBot } from '../shared/updates/botIdentity';
+import { identifyBot } from '../../shared/updates/botIdentity';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
 const OK_ANSWER: IDataObject = { status: 'OK' };

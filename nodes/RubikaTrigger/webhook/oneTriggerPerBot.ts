@@ -20,7 +20,7 @@
 import type { IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../shared/transport';
+import { CREDENTIAL_TYPE } from '../../shared/transport';
 import type { BotHolder } from './botHolders';
 import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
 import { webhookKey } from './parameters';

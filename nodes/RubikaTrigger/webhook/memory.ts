@@ -18,7 +18,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { LruMap } from '../shared/lru';
+import { LruMap } from '../../shared/lru';
 
 /** Nodes remembered at most (the least recently used go first); one per active Rubika webhook trigger. */
 const MAX_NODES = 500;

@@ -7,17 +7,17 @@
 import type { IDataObject, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../shared/downloads';
-import { readDownloadSettings } from '../shared/downloads';
-import { isRefusal, toNodeError } from '../shared/errors';
-import { isPlainObject } from '../shared/json';
-import type { ResolvedCredential } from '../shared/transport';
-import { callRubika } from '../shared/transport';
-import type { Update } from '../shared/types';
-import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/filters';
-import { parseUpdateFilters } from '../shared/updates/filters';
-import type { OnRejectedPosition } from './description';
-import { DEFAULT_PAGE_SIZE, ON_REJECTED_POSITION, onRejectedPositionDefault } from './description';
+import type { DownloadSettings } from '../../shared/downloads';
+import { readDownloadSettings } from '../../shared/downloads';
+import { isRefusal, toNodeError } from '../../shared/errors';
+import { isPlainObject } from '../../shared/json';
+import type { ResolvedCredential } from '../../shared/transport';
+import { callRubika } from '../../shared/transport';
+import type { Update } from '../../shared/types';
+import type { UpdateFilterParameters, UpdateFilters } from '../../shared/updates/filters';
+import { parseUpdateFilters } from '../../shared/updates/filters';
+import type { OnRejectedPosition } from '../description';
+import { DEFAULT_PAGE_SIZE, ON_REJECTED_POSITION, onRejectedPositionDefault } from '../description';
 
 export type TriggerFunctions = IPollFunctions | ITriggerFunctions;
 type FirstActivation = 'startFromNow' | 'processBacklog';

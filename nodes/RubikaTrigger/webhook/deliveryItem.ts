@@ -1,9 +1,9 @@
 /** A delivery's body, read from the request and shaped into the item both triggers output. */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { isPlainObject, parseJsonKeepingBigIntegers } from '../shared/json';
-import type { UpdateItem } from '../shared/updates/item';
-import { derived, webhookBodyToItem } from '../shared/updates/item';
+import { isPlainObject, parseJsonKeepingBigIntegers } from '../../shared/json';
+import type { UpdateItem } from '../../shared/updates/item';
+import { derived, webhookBodyToItem } from '../../shared/updates/item';
 
 /** The `type` of a delivery that is neither `{update}` nor `{inline_message}`; its format is undocumented. */
 export const OTHER_DELIVERY_TYPE = 'Other';

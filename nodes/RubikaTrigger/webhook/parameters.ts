@@ -5,16 +5,16 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../shared/downloads';
-import { readDownloadSettings } from '../shared/downloads';
-import { toNodeError } from '../shared/errors';
-import type { ResolvedCredential } from '../shared/transport';
-import { resolveCredential } from '../shared/transport';
-import type { UpdateEndpointType } from '../shared/types';
-import { UPDATE_TYPES } from '../shared/types';
-import type { UpdateFilters } from '../shared/updates/filters';
-import { parseUpdateFilters } from '../shared/updates/filters';
-import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
+import type { DownloadSettings } from '../../shared/downloads';
+import { readDownloadSettings } from '../../shared/downloads';
+import { toNodeError } from '../../shared/errors';
+import type { ResolvedCredential } from '../../shared/transport';
+import { resolveCredential } from '../../shared/transport';
+import type { UpdateEndpointType } from '../../shared/types';
+import { UPDATE_TYPES } from '../../shared/types';
+import type { UpdateFilters } from '../../shared/updates/filters';
+import { parseUpdateFilters } from '../../shared/updates/filters';
+import { INLINE_MESSAGE_TYPE } from '../../shared/updates/raw';
 import { normaliseTypes } from './registration';
 import type { SecretLocation } from './secret';
 import { secretLocationOf } from './secret';

@@ -16,7 +16,7 @@
  */
 import type { INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 
-import { RecentKeys, hashKey } from '../shared/updates/identity';
+import { RecentKeys, hashKey } from '../../shared/updates/identity';
 import type { PageInFlight } from './deliveryLedger';
 import { DeliveryLedger } from './deliveryLedger';
 import type { ReadingState } from './pages';

@@ -9,8 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../shared/json';
-import { hashKey } from '../shared/updates/identity';
+import { isPlainObject } from '../../shared/json';
+import { hashKey } from '../../shared/updates/identity';
 
 /** Where the recent taps live in the node's static data. */
 export const RECENT_TAPS_FIELD = 'recentTaps';

@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { optionsCollection, sortedByName } from '../shared/descriptions';
-import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
-import type { UpdateEndpointType } from '../shared/types';
-import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
-import { addSenderDetailsOption } from '../shared/updates/sender';
-import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
+import { optionsCollection, sortedByName } from '../../shared/descriptions';
+import { binaryPropertyNameOption, downloadFilesOption } from '../../shared/downloads';
+import type { UpdateEndpointType } from '../../shared/types';
+import { updateFiltersProperty, updateTypesProperty } from '../../shared/updates/filterFields';
+import { addSenderDetailsOption } from '../../shared/updates/sender';
+import { INLINE_MESSAGE_TYPE } from '../../shared/updates/raw';
 import { OTHER_DELIVERY_TYPE } from './deliveryItem';
 import { DEFAULT_TAP_WINDOW_SECONDS, SECRET_PARAMETER } from './parameters';
 import type { SecretLocation } from './secret';

@@ -7,10 +7,10 @@
 import type { IHookFunctions, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { callRubika } from '../shared/transport';
-import type { UpdateEndpointType } from '../shared/types';
-import { UPDATE_ENDPOINT_TYPES } from '../shared/types';
-import { identifyBot } from '../shared/updates/botIdentity';
+import { callRubika } from '../../shared/transport';
+import type { UpdateEndpointType } from '../../shared/types';
+import { UPDATE_ENDPOINT_TYPES } from '../../shared/types';
+import { identifyBot } from '../../shared/updates/botIdentity';
 import {
 	botCredential,
 	readDownloadOptions,

@@ -7,7 +7,7 @@
  * Nothing outside this process can see this record: where it holds, and where not, is said in
  * oneTriggerPerBot.ts.
  */
-import { LruMap } from '../shared/lru';
+import { LruMap } from '../../shared/lru';
 
 /** A trigger that holds a bot: what a refused activation names, and the address it holds the bot at. */
 export interface BotHolder {

@@ -5,10 +5,10 @@
  */
 import type { ITriggerFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isRefusal } from '../shared/errors';
-import { LruMap } from '../shared/lru';
-import { backoffDelay } from '../shared/transport/retryPolicy';
-import { MAX_ERROR_BACKOFF_MS, REPORT_AFTER_FAILURES } from './continuousSettings';
+import { isRefusal } from '../../shared/errors';
+import { LruMap } from '../../shared/lru';
+import { backoffDelay } from '../../shared/transport/retryPolicy';
+import { MAX_ERROR_BACKOFF_MS, REPORT_AFTER_FAILURES } from './limits';
 import { isPositionRejected } from './pages';
 
 /** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */

@@ -10,8 +10,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { UpdateEndpointType } from '../shared/types';
-import { UPDATE_ENDPOINT_TYPES } from '../shared/types';
+import type { UpdateEndpointType } from '../../shared/types';
+import { UPDATE_ENDPOINT_TYPES } from '../../shared/types';
 import { fingerprint } from './secret';
 
 const FIELD = 'registration';
