@@ -86,7 +86,7 @@ describe('activation', () => {
 		const saved = first.database.staticData['node:Rubika Trigger'] as { cursor: string };
 		saved.cursor = 'not-a-cursor-rubika-gave';
 
-		const refused = await first.crash();
+		const refused = await first.crash({ parameters: { options: { onRejectedPosition: 'error' } } });
 		await refused.activate();
 		expect(refused.failures.map((failure) => failure.message)).toEqual([expect.stringMatching(/no longer accepts the position.*Options → If Rubika Rejects the Saved Position/)]);
 		expect((refused.failures[0] as NodeApiError).description).toMatch(/reads nothing \(and skips nothing\) until .* publish the workflow again/);
@@ -107,7 +107,7 @@ describe('version 2.1', () => {
 		['n8n 2.41+ (deduplication keys)', false],
 		['n8n before 2.41 (recently delivered keys only)', true],
 	])('by default restarts from the oldest kept update when Rubika rejects the saved position: no error, nothing run twice, on %s', async (_name, withoutDeduplication) => {
-		const first = t.harness({ options: { interval: 0.2 } }, { typeVersion: 2.1, withoutDeduplication });
+		const first = t.harness({ options: { interval: 0.2 } }, { withoutDeduplication });
 		await first.activate();
 		say(t.sandbox, 'delivered before');
 		await first.waitForExecutions(1);
@@ -134,7 +134,7 @@ describe('starting unattended (n8n starting up)', () => {
 		await first.deactivate();
 		(first.database.staticData['node:Rubika Trigger'] as { cursor: string }).cursor = 'not-a-cursor-rubika-gave';
 
-		const restarted = await first.crash({ activation: 'init', parameters: { options: { interval: 0.2 } } });
+		const restarted = await first.crash({ activation: 'init', parameters: { options: { interval: 0.2, onRejectedPosition: 'error' } } });
 		await restarted.activate();
 		expect(restarted.failures).toHaveLength(1);
 		expect(restarted.failures[0].message).toMatch(/no longer accepts the position/);

@@ -41,14 +41,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from '../../tooling/harness/n8n';
 import { NodeTypes, makeAdditionalData } from '../../tooling/harness/n8n';
 
-const WEBHOOK_TRIGGER_NODE = 'Rubika Webhook Trigger';
+const WEBHOOK_TRIGGER_NODE = 'Rubika Trigger';
 const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };
 
 export interface WebhookHarnessOptions {
+	/** The trigger's parameters; Receive Updates is By Webhook unless they say otherwise. */
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	/** The workflow's static data as the database holds it (deep-copied in). */
@@ -64,7 +65,7 @@ export interface WebhookHarnessOptions {
 	/** Port for the server (default: any free one); reuse a closed harness's port to model a restart. */
 	port?: number;
 	/**
-	 * The trigger's node type (default: a new RubikaWebhookTrigger). Harnesses given the same object share
+	 * The trigger's node type (default: a new RubikaTrigger). Harnesses given the same object share
 	 * the node's memory, as workflows in one n8n process do; `freshTriggerNodeType()` is a new process.
 	 */
 	nodeType?: INodeType | IVersionedNodeType;
@@ -145,7 +146,7 @@ export class WebhookHarness {
 	failStartingExecutions = false;
 
 	private constructor(readonly options: WebhookHarnessOptions) {
-		this.registeredType = options.nodeType ?? new RubikaWebhookTrigger();
+		this.registeredType = options.nodeType ?? new RubikaTrigger();
 		const typeVersion = options.typeVersion ?? 1;
 		this.nodeType =
 			'nodeVersions' in this.registeredType ? this.registeredType.getNodeType(typeVersion) : this.registeredType;
@@ -155,7 +156,7 @@ export class WebhookHarness {
 			type: this.registeredType.description.name,
 			typeVersion,
 			position: [0, 0],
-			parameters: options.parameters,
+			parameters: { receiveUpdates: 'webhook', ...options.parameters },
 			webhookId: options.webhookId ?? randomUUID(),
 			credentials: { rubikaApi: { id: 'cred-1', name: options.credentialName ?? 'Rubika test bot' } },
 		};
@@ -340,10 +341,15 @@ export class WebhookHarness {
 		if (force || workflow.staticData.__dataChanged === true) this.saved = clone(workflow.staticData);
 	}
 
-	/** The node's webhooks as n8n's WebhookService.getNodeWebhooks lists them. */
+	/**
+	 * The node's webhooks as n8n's WebhookService.getNodeWebhooks lists them: a description whose method
+	 * evaluates to nothing gives no webhook (on 2.8 and 2.41).
+	 */
 	private webhooks(workflow: Workflow): IWebhookData[] {
 		const list: IWebhookData[] = [];
 		for (const description of this.nodeType.description.webhooks ?? []) {
+			const httpMethod = String(workflow.expression.getSimpleParameterValue(this.node, description.httpMethod, 'internal', {}, undefined, 'GET'));
+			if (httpMethod === '') continue;
 			const rawPath = String(workflow.expression.getSimpleParameterValue(this.node, description.path, 'internal', {}))
 				.replace(/^\/+/, '')
 				.replace(/\/+$/, '');
@@ -358,7 +364,7 @@ export class WebhookHarness {
 			const path = NodeHelpers.getNodeWebhookPath(workflow.id, this.node, rawPath, isFullPath, false);
 			const dynamic = path.startsWith(':') || path.includes('/:');
 			list.push({
-				httpMethod: String(description.httpMethod) as IWebhookData['httpMethod'],
+				httpMethod: httpMethod as IWebhookData['httpMethod'],
 				node: this.node.name,
 				path,
 				webhookDescription: description,
@@ -508,14 +514,12 @@ export class WebhookHarness {
  * The trigger's node type loaded afresh, without the memory the node keeps in its module: what a new n8n
  * process would load. For restarts.
  */
-export function freshTriggerNodeType(): IVersionedNodeType {
-	let nodeType: IVersionedNodeType | undefined;
+export function freshTriggerNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const loaded = require('../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node') as {
-			RubikaWebhookTrigger: new () => IVersionedNodeType;
-		};
-		nodeType = new loaded.RubikaWebhookTrigger();
+		const loaded = require('../../nodes/RubikaTrigger/RubikaTrigger.node') as { RubikaTrigger: new () => INodeType };
+		nodeType = new loaded.RubikaTrigger();
 	});
 	if (nodeType === undefined) throw new Error('the trigger node did not load');
 	return nodeType;

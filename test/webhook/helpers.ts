@@ -32,7 +32,11 @@ export function useSandboxPerTest(): void {
 	});
 }
 
-/** A webhook harness with the demo bot's credential, closed after the test. */
+/**
+ * A webhook harness with the demo bot's credential, closed after the test. Each runs in an n8n process of its
+ * own (the node loaded afresh) unless `nodeType` puts several in one: a bot held by a published trigger stays
+ * held in its process, and tests must not hold each other's bots.
+ */
 export async function harness(
 	parameters: INodeParameters = {},
 	options: Partial<WebhookHarnessOptions> = {},
@@ -40,6 +44,7 @@ export async function harness(
 	const started = await WebhookHarness.start({
 		parameters,
 		credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl },
+		nodeType: freshTriggerNodeType(),
 		...options,
 	});
 	harnesses.push(started);

@@ -1,28 +1,27 @@
 /**
- * Version 2 of the webhook trigger: a webhook path of its own for every node, so that workflows for several
- * bots can all be active, and one active trigger per bot. Harnesses of one test share a node type loaded
+ * The trigger by webhook: a webhook path of its own for every node, so that workflows for several bots can all
+ * be published, and one published trigger per bot. Harnesses of one test share a node type loaded
  * afresh (`freshTriggerNodeType()`): workflows in one n8n process, which start with nothing in memory.
  */
-import type { IVersionedNodeType, WebhookPathTakenError } from 'n8n-workflow';
+import type { INodeType, WebhookPathTakenError } from 'n8n-workflow';
 
-import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { WebhookHarness, WebhookHarnessOptions } from '../harness/webhook';
 import { freshTriggerNodeType } from '../harness/webhook';
-import v1Description from '../fixtures/webhook-trigger-v1-description.json';
 import { OK_ANSWER, answer, harness, newMessageDelivery, registered, restart, sandbox, useSandboxPerTest } from './helpers';
 
 const { sara } = DEMO_USERS;
 
 useSandboxPerTest();
 
-let process: IVersionedNodeType;
+let process: INodeType;
 beforeEach(() => {
 	process = freshTriggerNodeType();
 });
 
 /**
- * A version 2 trigger (default parameters unless given) in workflow `id`, with a credential named after it,
+ * A trigger receiving by webhook (default parameters unless given) in workflow `id`, with a credential named after it,
  * for the demo bot or the bot with `token`, in this test's n8n process.
  */
 async function workflowFor(
@@ -30,7 +29,6 @@ async function workflowFor(
 	{ token = DEMO_BOT_TOKEN, parameters = {}, ...options }: Partial<WebhookHarnessOptions> & { token?: string } = {},
 ): Promise<WebhookHarness> {
 	return await harness(parameters, {
-		typeVersion: 2,
 		nodeType: process,
 		workflow: { id, name: `Workflow ${id}` },
 		credentials: { accessToken: token, baseUrl: sandbox.baseUrl },
@@ -42,33 +40,28 @@ async function workflowFor(
 /** The texts of the items a trigger's executions started with. */
 const texts = (trigger: WebhookHarness) => trigger.executions.map((execution) => execution.items[0].json.text);
 
-describe('versions', () => {
-	// The fixture is version 1's description when the node had one version, plus what was added to both
-	// versions since without changing a saved workflow: Options → Add Sender Details (off by default).
-	test('version 2 is the default for new nodes; version 1 is described as before there were two', () => {
-		const node = new RubikaWebhookTrigger();
-		expect(node.description.defaultVersion).toBe(2);
-		expect(node.nodeVersions[2].description.defaultVersion).toBe(2);
-		expect(JSON.parse(JSON.stringify(node.nodeVersions[1].description))).toEqual(v1Description);
-	});
-
-	test.each(['path', 'query', 'off'])('Secret %s: every version 2 node has webhook paths of its own', async (secretLocation) => {
-		const first = await harness({ secretLocation }, { typeVersion: 2 });
-		const second = await harness({ secretLocation }, { typeVersion: 2 });
+describe('paths', () => {
+	test.each(['path', 'query', 'off'])('Secret %s: every node has webhook paths of its own', async (secretLocation) => {
+		const first = await harness({ secretLocation });
+		const second = await harness({ secretLocation });
 		const taken = new Set(first.storedWebhooks());
 		expect(first.storedWebhooks()).toHaveLength(6);
 		expect(second.storedWebhooks().filter((row) => taken.has(row))).toEqual([]);
 	});
 
-	test('version 1 nodes with the secret in the path share one path, so n8n lets only one of them be active', async () => {
-		const first = await harness({}, { typeVersion: 1 });
-		const second = await harness({}, { typeVersion: 1 });
-		expect(second.storedWebhooks()).toEqual(first.storedWebhooks());
-		expect(first.storedWebhooks()[0]).toBe('POST webhook/:secret');
+	test('receiving by reading, the node has no webhook for n8n to register or route', async () => {
+		const reading = await harness({ receiveUpdates: 'reading' });
+		expect(reading.storedWebhooks()).toEqual([]);
+	});
+
+	test('the editor shows the webhook address only when the trigger receives by webhook', () => {
+		const [main, ...suffixes] = new RubikaTrigger().description.webhooks ?? [];
+		expect(main.ndvHideUrl).toBe('={{ !($parameter["receiveUpdates"] === "webhook") }}');
+		expect(suffixes.every((route) => route.ndvHideUrl === true)).toBe(true);
 	});
 });
 
-describe('version 2 routes', () => {
+describe('routes', () => {
 	test('registers <webhook id>/<webhook id>/webhook/<secret>, which n8n routes to the node with the secret as its route parameter', async () => {
 		const trigger = await workflowFor('one');
 		await trigger.activate();
@@ -80,20 +73,20 @@ describe('version 2 routes', () => {
 		expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
 		expect(url).not.toContain(DEMO_BOT_TOKEN);
 
-		sandbox.userSendMessage({ userId: sara.user_id, text: 'to version 2' });
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'to this node' });
 		await sandbox.deliveriesSettled();
-		expect(texts(trigger)).toEqual(['to version 2']);
+		expect(texts(trigger)).toEqual(['to this node']);
 
 		const path = new URL(url).pathname;
 		expect(answer(await trigger.post(`${path}/receiveUpdate`, newMessageDelivery('31', 'through a suffix')))).toEqual(OK_ANSWER);
-		expect(texts(trigger)).toEqual(['to version 2', 'through a suffix']);
+		expect(texts(trigger)).toEqual(['to this node', 'through a suffix']);
 		expect((await trigger.post(`${path.slice(0, -1)}x`, newMessageDelivery('32', 'wrong secret'))).status).toBe(403);
-		// Version 1's form of the address (the id once) is not this node's.
-		expect((await trigger.post(`/webhook/${id}/webhook/${secret}`, newMessageDelivery('33', 'v1 address'))).status).toBe(404);
+		// The address with the id once is not this node's.
+		expect((await trigger.post(`/webhook/${id}/webhook/${secret}`, newMessageDelivery('33', 'the id once'))).status).toBe(404);
 		expect(texts(trigger)).toHaveLength(2);
 	});
 
-	test('with the secret in the query or off, the address is the same as version 1\'s', async () => {
+	test('with the secret in the query or off, the address is <webhook id>/webhook', async () => {
 		const inQuery = await workflowFor('query', { parameters: { secretLocation: 'query' } });
 		await inQuery.activate();
 		expect(inQuery.webhookUrl()).toBe(`${inQuery.origin}/webhook/${inQuery.node.webhookId}/webhook`);
@@ -143,14 +136,14 @@ describe('one active workflow per bot', () => {
 		const second = await workflowFor('second');
 		const refusal = second.activate();
 		await expect(refusal).rejects.toThrow(
-			'Another active workflow already receives the bot of the credential "Bot second": "Workflow first" (ID first, node "Rubika Webhook Trigger").',
+			'Another active workflow already receives the bot of the credential "Bot second": "Workflow first" (ID first, node "Rubika Trigger").',
 		);
 		await expect(refusal).rejects.toThrow(/Deactivate that workflow first, or choose another bot's credential here/);
 		// n8n's own "path taken" error, which n8n 2.41 does not retry (of the node's copy of n8n-workflow, loaded
 		// afresh here, so compared by class name); the node is named for the editor.
 		const error = (await refusal.catch((caught: unknown) => caught)) as WebhookPathTakenError;
 		expect(classNames(error)).toContain('WebhookPathTakenError');
-		expect(error.node?.name).toBe('Rubika Webhook Trigger');
+		expect(error.node?.name).toBe('Rubika Trigger');
 		expect(error.description).toMatch(/Execute Workflow/);
 		expect(second.active).toBe(false);
 		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(registrations);
@@ -177,15 +170,6 @@ describe('one active workflow per bot', () => {
 		await trigger.activate();
 		await trigger.activate('update');
 		expect(trigger.active).toBe(true);
-	});
-
-	test('version 1 is never refused, but a version 2 workflow is refused while a version 1 workflow has the bot', async () => {
-		const v1 = await workflowFor('old', { typeVersion: 1 });
-		await v1.activate();
-		await expect((await workflowFor('new')).activate()).rejects.toThrow(/"Workflow old" \(ID old/);
-		const anotherV1 = await workflowFor('older', { typeVersion: 1 });
-		await anotherV1.activate();
-		expect(anotherV1.active).toBe(true);
 	});
 
 	test('listening for a test event is not refused, and when it stops the active workflow keeps its bot', async () => {
@@ -231,7 +215,7 @@ describe('one active workflow per bot', () => {
 		restarted.serveWithoutActivating();
 		const early = await workflowFor('early');
 		await early.activate();
-		// Nothing in this process knew of the first workflow: the early one took the bot over, as version 1 would.
+		// Nothing in this process knew of the first workflow: the early one took the bot over.
 		expect(registered('ReceiveUpdate')).toBe(registeredBy(early));
 		await early.deactivate();
 
@@ -248,7 +232,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 		await first.activate();
 		const second = await workflowFor('second', { credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: `${sandbox.baseUrl}/via/gateway` } });
 		await expect(second.activate()).rejects.toThrow(/Another active workflow already receives the bot of the credential "Bot second": "Workflow first"/);
-		expect(first.saved['node:Rubika Webhook Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
+		expect(first.saved['node:Rubika Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
 	});
 
 	test('a rotated token: Rubika keeps posting to the registered address, which still reaches the workflow with the old or the new token in the credential; publishing again registers the new secret', async () => {
@@ -276,7 +260,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 		await trigger.deactivate();
 		await trigger.activate();
 		expect(registered('ReceiveUpdate')).not.toBe(before);
-		expect(trigger.saved['node:Rubika Webhook Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
+		expect(trigger.saved['node:Rubika Trigger']).toMatchObject({ registration: { bot: DEMO_BOT_ID } });
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'after publishing again' });
 		await sandbox.deliveriesSettled();
 		expect(texts(trigger).at(-1)).toBe('after publishing again');
@@ -285,7 +269,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 	test('a registration record written before bot ids were kept, activated while Rubika refuses getMe (n8n 2.8 starting up): still active, nothing registered again', async () => {
 		const first = await workflowFor('first');
 		await first.activate();
-		const saved = first.saved['node:Rubika Webhook Trigger'] as { registration: Record<string, unknown> };
+		const saved = first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> };
 		delete saved.registration.bot;
 		const address = new URL(registeredBy(first)).pathname;
 		sandbox.injectFault({ kind: 'status', method: 'getMe', status: 'INVALID_ACCESS', times: -1 });
@@ -302,7 +286,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 	test('a registration record written before bot ids were kept: deliveries go on, and the bot is asked once to count the holder', async () => {
 		const first = await workflowFor('first');
 		await first.activate();
-		const saved = first.saved['node:Rubika Webhook Trigger'] as { registration: Record<string, unknown> };
+		const saved = first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> };
 		delete saved.registration.bot;
 		process = freshTriggerNodeType();
 		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });

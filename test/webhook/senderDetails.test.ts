@@ -1,5 +1,5 @@
 /**
- * Options → Add Sender Details on the webhook trigger: the continuous trigger's option (same fields), with
+ * Options → Add Sender Details by webhook: the same option as by reading (same fields), with
  * what the process remembers per bot, a delivery answered before a lookup it has to make, and a failed
  * lookup that starts the workflow all the same.
  */
@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SENDER_CACHE } from '../../nodes/shared/updates/sender';
 import { DEMO_USERS } from '../../sandbox';
-import { freshTriggerNodeType } from '../harness/webhook';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { OK_ANSWER, answers, handled, harness, sandbox, sendKeypad, useSandboxPerTest } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;
@@ -25,9 +25,8 @@ const getChatAsked = () => sandbox.requestsFor('getChat').map((entry) => (entry.
 
 const say = (user: { user_id: string }, text: string) => sandbox.userSendMessage({ userId: user.user_id, text });
 
-test.each([1, 2])('version %s: fills the names of a private chat\'s person, asking once per sender', async (typeVersion) => {
-	// A process of its own: version 2 refuses a bot that a trigger of an earlier test still holds.
-	const trigger = await harness(withDetails, { typeVersion, nodeType: freshTriggerNodeType() });
+test('fills the names of a private chat\'s person, asking once per sender', async () => {
+	const trigger = await harness(withDetails);
 	await trigger.activate();
 	say(sara, 'one');
 	say(reza, 'two');
@@ -97,7 +96,8 @@ test('a failed lookup is one request; the workflow starts without the details an
 
 test('keeps at most SENDER_CACHE.capacity senders per bot', async () => {
 	SENDER_CACHE.capacity = 2;
-	const trigger = await harness(withDetails);
+	// The node as this file loaded it, so that it reads the capacity set here.
+	const trigger = await harness(withDetails, { nodeType: new RubikaTrigger() });
 	await trigger.activate();
 	for (const user of [sara, reza, ali, sara]) say(user, user.first_name);
 

@@ -1,11 +1,11 @@
 /**
- * The Rubika Webhook Trigger against the sandbox: the node's own `create` registers the harness's address
+ * The Rubika Trigger receiving by webhook, against the sandbox: the node's own `create` registers the harness's address
  * with the sandbox, the sandbox delivers real HTTP POSTs there, and the harness runs the node's `webhook()`
  * through n8n-core's WebhookContext for each one.
  */
 import type { INodeType } from 'n8n-workflow';
 
-import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
+import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { answerButtonId, tapProblem } from '../../nodes/shared/chatAnswers';
 import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
@@ -48,7 +48,7 @@ describe('activation', () => {
 		expect(calls.map((call) => call.type)).toEqual(['ReceiveUpdate', 'ReceiveInlineMessage']);
 		expect(calls[1].url).toBe(calls[0].url);
 		// By default the secret is the path's last segment, where n8n's URL has its :secret route parameter.
-		expect(trigger.webhookUrl()).toBe(`${trigger.origin}/webhook/${trigger.node.webhookId}/webhook/:secret`);
+		expect(trigger.webhookUrl()).toBe(`${trigger.origin}/webhook/${trigger.node.webhookId}/${trigger.node.webhookId}/webhook/:secret`);
 		const secret = secretIn(calls[0].url);
 		expect(calls[0].url).toBe(trigger.webhookUrl().replace(':secret', secret));
 		expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -101,10 +101,10 @@ describe('activation', () => {
 		expect(off.executions).toHaveLength(1);
 	});
 
-	test.each([1, 2])('version %i: the editor warns when the secret is off, and only then', (version) => {
-		const properties = new RubikaWebhookTrigger().nodeVersions[version].description.properties;
+	test('the editor warns when the secret is off, and only then', () => {
+		const { properties } = new RubikaTrigger().description;
 		const warning = properties.find((property) => property.name === 'secretOffWarning');
-		expect(warning).toMatchObject({ type: 'notice', displayOptions: { show: { secretLocation: ['off'] } } });
+		expect(warning).toMatchObject({ type: 'notice', displayOptions: { show: { receiveUpdates: ['webhook'], secretLocation: ['off'] } } });
 		expect(warning?.displayName).toMatch(/fake updates/);
 		expect(properties.find((property) => property.name === 'secretLocation')).toMatchObject({ default: 'path' });
 	});
@@ -130,7 +130,7 @@ describe('activation', () => {
 		expect(error.message).toContain(trigger.webhookUrl().replace(':secret', '***'));
 		expect(error.message).not.toContain(secretIn((sandbox.requestsFor('updateBotEndpoints')[0].body as { url: string }).url));
 		expect(error.description).toMatch(/WEBHOOK_URL/);
-		expect(error.description).toMatch(/Rubika Trigger \(polling\)/);
+		expect(error.description).toMatch(/Receive Updates to By Reading/);
 		expect(trigger.active).toBe(false);
 		expect(trigger.savedNodeStaticData.registration).toBeUndefined();
 		expect(await trigger.checkExists()).toBe(false);
@@ -229,8 +229,8 @@ describe('deliveries', () => {
 	});
 
 	test('without an empty responseData in its webhook description, n8n would answer "firstEntryJson" (what the harness models)', async () => {
-		const fixed = new RubikaWebhookTrigger().nodeVersions[1];
-		const withoutResponseData: INodeType = Object.assign(new RubikaWebhookTrigger().nodeVersions[1], {
+		const fixed = new RubikaTrigger();
+		const withoutResponseData: INodeType = Object.assign(new RubikaTrigger(), {
 			description: {
 				...fixed.description,
 				webhooks: fixed.description.webhooks?.map(({ responseData: _dropped, ...rest }) => rest),
@@ -275,8 +275,8 @@ describe('deliveries', () => {
 
 		const secret = secretIn(registered('ReceiveUpdate'));
 		expect(sandbox.deliveries.map((delivery) => new URL(delivery.url ?? '').pathname)).toEqual([
-			`/webhook/${trigger.node.webhookId}/webhook/${secret}/receiveUpdate`,
-			`/webhook/${trigger.node.webhookId}/webhook/${secret}/receiveInlineMessage`,
+			`/webhook/${trigger.node.webhookId}/${trigger.node.webhookId}/webhook/${secret}/receiveUpdate`,
+			`/webhook/${trigger.node.webhookId}/${trigger.node.webhookId}/webhook/${secret}/receiveInlineMessage`,
 		]);
 		expect(answers(trigger.served)).toEqual([OK_ANSWER, OK_ANSWER]);
 		expect(trigger.executions.map((execution) => execution.items[0].json.type)).toEqual(['NewMessage', 'InlineMessage']);

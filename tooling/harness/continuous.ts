@@ -59,8 +59,6 @@ export interface ContinuousTriggerHarnessOptions {
 	withoutDeduplication?: boolean;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
-	/** The node's version: 2 (default here) or 2.1. */
-	typeVersion?: number;
 	/** n8n's address for waiting executions, where the trigger hands on answer taps. */
 	webhookWaitingBaseUrl?: string;
 	/**
@@ -110,7 +108,7 @@ export class ContinuousTriggerHarness {
 			id: 'rubika-trigger-v2',
 			name: TRIGGER_NODE,
 			type: nodeType.description.name,
-			typeVersion: options.typeVersion ?? 2,
+			typeVersion: 1,
 			position: [0, 0],
 			parameters: options.parameters,
 			credentials: { rubikaApi: { id: 'cred-1', name: 'Rubika test bot' } },

@@ -31,7 +31,7 @@ export function inlineKeypadProperties({ required = false } = {}): INodeProperti
 			name: 'inlineKeypadMode',
 			default: required ? 'builder' : 'none',
 			description:
-				'Buttons shown under the message. Taps reach the bot as inline messages (Rubika Webhook Trigger), with the button ID.',
+				'Buttons shown under the message. Taps reach the bot as inline messages (Rubika Trigger, By Webhook), with the button ID.',
 		},
 		[
 			{

@@ -1,5 +1,5 @@
 /**
- * What the continuous trigger has handed to n8n and not yet seen finished, page by page, and so how far the
+ * What the reading trigger has handed to n8n and not yet seen finished, page by page, and so how far the
  * saved cursor may move: past a page only once the whole page was read and every execution started from it
  * has finished. Whatever is not that far is read again after a stop (see updateEmitter.ts for why that is safe).
  */

@@ -1,13 +1,4 @@
-/** The continuous trigger's settings and limits: how often it reads, how far it runs ahead, when it reports. */
-import type { ITriggerFunctions } from 'n8n-workflow';
-
-import type { ReadingSettings } from './pages';
-import { readReadingSettings } from './pages';
-
-export const DEFAULT_INTERVAL_SECONDS = 1;
-export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
-export const MIN_INTERVAL_SECONDS = 0.2;
-export const MAX_INTERVAL_SECONDS = 3600;
+/** The reading loop's limits: when it slows down, how far it runs ahead, when it reports, when it looks at its bot. */
 /** Quiet time after which "Idle Interval" replaces "Interval". */
 export const IDLE_AFTER_MS = 5 * 60_000;
 export const MAX_ERROR_BACKOFF_MS = 60_000;
@@ -28,23 +19,3 @@ export const REPORT_AFTER_FAILURES = 3;
  * An object, so that a test can shorten the intervals.
  */
 export const BOT_CHECK = { intervalMs: 60_000, beforeHandingOverMs: 5_000 };
-
-export interface ContinuousSettings extends ReadingSettings {
-	intervalMs: number;
-	idleIntervalMs: number;
-}
-
-export function readContinuousSettings(ctx: ITriggerFunctions): ContinuousSettings {
-	const { options, ...shared } = readReadingSettings(ctx);
-	const seconds = (value: unknown, fallback: number) => {
-		const number = Number(value);
-		if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback * 1000;
-		return Math.round(Math.min(MAX_INTERVAL_SECONDS, Math.max(MIN_INTERVAL_SECONDS, number)) * 1000);
-	};
-	const intervalMs = seconds(options.interval, DEFAULT_INTERVAL_SECONDS);
-	return {
-		...shared,
-		intervalMs,
-		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
-	};
-}

@@ -1,39 +1,21 @@
 /**
- * Reading getUpdates, for both versions of Rubika Trigger: the settings both share, one page at a time with
- * the answer checked, and what a refused position means.
+ * Reading getUpdates: one page at a time with the answer checked, and what a refused position means.
  *
  * A cursor is Rubika's opaque `next_offset_id` (facts §5): passed back as it came, never computed with.
  */
-import type { IDataObject, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
+import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../../shared/downloads';
-import { readDownloadSettings } from '../../shared/downloads';
 import { isRefusal, toNodeError } from '../../shared/errors';
 import { isPlainObject } from '../../shared/json';
 import type { ResolvedCredential } from '../../shared/transport';
 import { callRubika } from '../../shared/transport';
 import type { Update } from '../../shared/types';
-import type { UpdateFilterParameters, UpdateFilters } from '../../shared/updates/filters';
-import { parseUpdateFilters } from '../../shared/updates/filters';
-import type { OnRejectedPosition } from '../description';
-import { DEFAULT_PAGE_SIZE, ON_REJECTED_POSITION, onRejectedPositionDefault } from '../description';
+import type { ReadingSettings } from '../settings';
 
-export type TriggerFunctions = IPollFunctions | ITriggerFunctions;
-type FirstActivation = 'startFromNow' | 'processBacklog';
+type TriggerFunctions = ITriggerFunctions;
 
-/** What both versions read from the panel. */
-export interface ReadingSettings {
-	filters: UpdateFilters;
-	firstActivation: FirstActivation;
-	onRejectedPosition: OnRejectedPosition;
-	pageSize: number;
-	download: DownloadSettings;
-	/** Options → Add Sender Details (../shared/updates/sender.ts). */
-	addSenderDetails: boolean;
-}
-
-/** What both versions keep in `getWorkflowStaticData('node')`. */
+/** What the trigger keeps in `getWorkflowStaticData('node')` while it reads. */
 export interface ReadingState extends IDataObject {
 	/** The `next_offset_id` to ask with next; absent until Rubika has given one. */
 	cursor?: string;
@@ -46,33 +28,6 @@ export interface ReadingState extends IDataObject {
 const PAGE_TIMEOUT_MS = 30_000;
 /** How far one pass skips an old backlog; a longer one is skipped over the next passes. */
 export const SKIP_LIMIT_PER_POLL = 100_000;
-
-/** Reads the shared settings; bad filters fail with a NodeOperationError naming the field. */
-export function readReadingSettings(ctx: TriggerFunctions): ReadingSettings & { options: IDataObject } {
-	const types = ctx.getNodeParameter('updateTypes', ['NewMessage']);
-	const rawFilters = ctx.getNodeParameter('filters', {}) as UpdateFilterParameters;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	let filters: UpdateFilters;
-	try {
-		filters = parseUpdateFilters(types, rawFilters);
-	} catch (error) {
-		const nodeError = toNodeError(ctx.getNode(), error);
-		nodeError.description = 'Fix the filter in the trigger\'s Filters section.';
-		throw nodeError;
-	}
-	return {
-		filters,
-		firstActivation:
-			ctx.getNodeParameter('firstActivation', 'startFromNow') === 'processBacklog' ? 'processBacklog' : 'startFromNow',
-		onRejectedPosition: ON_REJECTED_POSITION.includes(options.onRejectedPosition as OnRejectedPosition)
-			? (options.onRejectedPosition as OnRejectedPosition)
-			: onRejectedPositionDefault(ctx.getNode().typeVersion),
-		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
-		download: readDownloadSettings(ctx.getNode(), options),
-		addSenderDetails: options.addSenderDetails === true,
-		options,
-	};
-}
 
 export interface Page {
 	updates: Update[];
@@ -193,10 +148,4 @@ export function cursorOf(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	return value;
-}
-
-export function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
-	const number = Number(value);
-	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
-	return Math.min(max, Math.max(min, Math.floor(number)));
 }

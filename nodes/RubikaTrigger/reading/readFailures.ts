@@ -1,5 +1,5 @@
 /**
- * The continuous trigger's read failures (./continuousReader.ts): it backs off up to a minute while requests fail,
+ * The reading trigger's read failures (./reader.ts): it backs off up to a minute while requests fail,
  * and nothing fails silently: a start-up or read problem becomes one failed execution per outage, which runs
  * the Error Workflow, and whose text says what the trigger does next.
  */
@@ -14,7 +14,7 @@ import { isPositionRejected } from './pages';
 /** Refusals that do not pass by waiting (a token Rubika refuses, a position it rejects): reported at once. */
 const LASTING_REFUSALS = ['INVALID_ACCESS', 'INVALID_INPUT'];
 
-/** Triggers remembered at most (the least recently used go first); one per active continuous trigger. */
+/** Triggers remembered at most (the least recently used go first); one per published reading trigger. */
 const MAX_TRIGGERS = 1000;
 
 /**

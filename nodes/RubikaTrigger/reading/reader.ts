@@ -1,5 +1,5 @@
 /**
- * The continuous trigger's engine (Rubika Trigger v2): reads getUpdates in a loop while the workflow is
+ * Rubika Trigger's engine when it receives by reading: reads getUpdates in a loop while the workflow is
  * active, or while the editor listens for a test event, and starts one execution per update.
  *
  * How each update is handed to n8n exactly once, and how the saved cursor moves: ./updateEmitter.ts.
@@ -36,15 +36,15 @@ import type { BotIdentity } from '../../shared/updates/botIdentity';
 import { identifyBot } from '../../shared/updates/botIdentity';
 import { credentialFingerprint } from '../../shared/transport/credential';
 import { pause } from '../../shared/pause';
-import type { ContinuousSettings } from './limits';
-import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED, readContinuousSettings } from './limits';
+import type { ReadingSettings, TriggerSettings } from '../settings';
+import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED } from './limits';
 import type { ReadingState } from './pages';
 import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
 import { ReadFailures } from './readFailures';
 import { addReader, removeReader } from './readersPerBot';
 import { UpdateEmitter } from './updateEmitter';
 
-/** What the continuous trigger keeps in `getWorkflowStaticData('node')`. */
+/** What the trigger keeps while it reads, in `getWorkflowStaticData('node')`. */
 interface ContinuousState extends ReadingState {
 	/** The bot the cursor and the delivered keys belong to: getMe's bot id. */
 	botId?: string;
@@ -60,8 +60,8 @@ interface ContinuousState extends ReadingState {
  * Starts reading. Only a setting that is not valid (a filter) fails the activation; a problem on Rubika's side
  * (token, position, network) becomes a failed execution while the loop keeps trying.
  */
-export async function startContinuousReading(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
-	const reader = new ContinuousReader(ctx, readContinuousSettings(ctx));
+export async function startReading(ctx: ITriggerFunctions, settings: TriggerSettings, reading: ReadingSettings): Promise<ITriggerResponse> {
+	const reader = new ContinuousReader(ctx, { ...settings, ...reading });
 	await reader.start();
 	const loop = reader.run();
 	return {
@@ -124,7 +124,7 @@ class ContinuousReader {
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
-		private readonly settings: ContinuousSettings,
+		private readonly settings: TriggerSettings & ReadingSettings,
 	) {
 		this.testing = ctx.getMode() === 'manual';
 		this.waitingAddress = waitingAddressOf(ctx);

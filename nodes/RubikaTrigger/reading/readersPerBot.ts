@@ -1,5 +1,5 @@
 /**
- * Which bots the continuous triggers of this n8n process read: a count of the readers per bot, keyed by the
+ * Which bots the reading triggers of this n8n process read: a count of the readers per bot, keyed by the
  * bot's id (../shared/updates/botIdentity.ts), to warn when two workflows read one bot.
  */
 

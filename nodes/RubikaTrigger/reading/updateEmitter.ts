@@ -1,5 +1,5 @@
 /**
- * Handing updates to n8n, for the continuous trigger (./continuousReader.ts), and what was delivered:
+ * Handing updates to n8n, for the reading trigger (./reader.ts), and what was delivered:
  * - Each update is handed to n8n with `emit` and a deduplication key: the update's identity (update_key)
  *   scoped to this bot, workflow and node. n8n 2.41+ stores the key with the execution under a unique index
  *   and starts nothing for a second emit with the same key, whatever happened in between.
@@ -11,7 +11,7 @@
  *   would run again on every restart. There an update's key is remembered as delivered when it is emitted,
  *   so that the save n8n makes at that emit already holds it: nothing runs twice, and an update emitted in
  *   the last moment before n8n died, whose execution n8n had not yet stored, is lost.
- * - Keys of finished updates are kept next to the cursor (RecentKeys, as in version 1), so that repeats from
+ * - Keys of finished updates are kept next to the cursor (RecentKeys), so that repeats from
  *   Rubika and pages read again do not even reach n8n.
  */
 import type { INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';

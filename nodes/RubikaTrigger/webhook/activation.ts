@@ -9,32 +9,19 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { callRubika } from '../../shared/transport';
 import type { UpdateEndpointType } from '../../shared/types';
-import { UPDATE_ENDPOINT_TYPES } from '../../shared/types';
 import { identifyBot } from '../../shared/updates/botIdentity';
-import {
-	botCredential,
-	readDownloadOptions,
-	readEndpoints,
-	readFilters,
-	readSecretLocation,
-	webhookKey,
-} from './parameters';
+import { readTriggerSettings, webhookOf } from '../settings';
+import { botCredential, webhookKey } from './keys';
 import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
-/** How a version's activation treats a bot that another active trigger already receives. */
-export interface ActivationRules {
-	/** Fail the activation (version 2) instead of taking the bot over (version 1). */
-	refuseTakenBot: boolean;
-}
-
 /** The node's `webhookMethods`: n8n runs them for the `default` webhook only. */
-export function activationMethods(rules: ActivationRules): NonNullable<INodeType['webhookMethods']> {
+export function activationMethods(): NonNullable<INodeType['webhookMethods']> {
 	return {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await isRegistered(this, rules);
+				return await isRegistered(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				return await register(this);
@@ -53,7 +40,7 @@ export function activationMethods(rules: ActivationRules): NonNullable<INodeType
  * written before bot ids were kept, whose token Rubika now refuses, still activates (the registration is in
  * place and deliveries need no token): the bot is then counted from its first delivery that getMe can name.
  */
-async function isRegistered(context: IHookFunctions, rules: ActivationRules): Promise<boolean> {
+async function isRegistered(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints } = await registrationTarget(context);
 	const record = readRegistration(context.getWorkflowStaticData('node'));
 	const registered = registrationMatches(record, url, endpoints);
@@ -65,20 +52,18 @@ async function isRegistered(context: IHookFunctions, rules: ActivationRules): Pr
 					if (registered) return undefined;
 					throw error;
 				});
-	if (bot !== undefined) takeBotAtActivation(context, rules.refuseTakenBot, bot);
+	if (bot !== undefined) takeBotAtActivation(context, bot);
 	return registered;
 }
 
 /** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
 async function register(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints, secret } = await registrationTarget(context);
-	readFilters(context, endpoints);
-	readDownloadOptions(context);
 	const staticData = context.getWorkflowStaticData('node');
 	const bot = await botOf(context);
 	const before = readRegistration(staticData)?.bot;
 	if (before !== undefined && before !== bot) {
-		context.logger.warn(`Rubika Webhook Trigger: the credential now reaches another bot (${bot}, before ${before}); registering this node's address for it`);
+		context.logger.warn(`Rubika Trigger: the credential now reaches another bot (${bot}, before ${before}); registering this node's address for it`);
 	}
 	// A half-done registration must not look complete to checkExists.
 	forgetRegistration(staticData);
@@ -111,17 +96,12 @@ async function unregister(context: IHookFunctions): Promise<boolean> {
 async function registrationTarget(
 	context: IHookFunctions,
 ): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string }> {
-	const endpoints = readEndpoints(context);
-	if (endpoints.length === 0) {
-		throw new NodeOperationError(context.getNode(), 'Endpoints: choose at least one endpoint to register', {
-			description: `Known endpoints: ${UPDATE_ENDPOINT_TYPES.join(', ')}`,
-		});
-	}
+	// Every setting is checked here, so that a bad one fails the publishing rather than a delivery.
+	const { endpoints, secretLocation: location } = webhookOf(readTriggerSettings(context));
 	const webhookUrl = context.getNodeWebhookUrl('default');
 	if (!webhookUrl) {
 		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
 	}
-	const location = readSecretLocation(context);
 	const secret = location === 'off' ? '' : deriveSecret((await botCredential(context)).token, webhookKey(context));
 	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
 }
@@ -134,7 +114,7 @@ function refusal(context: IHookFunctions, type: string, status: string, shown: s
 			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
 			{
 				description:
-					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or use the Rubika Trigger (polling) node, which works on a local n8n without any public address.',
+					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or set the trigger\'s Receive Updates to By Reading, which works on a local n8n without any public address.',
 			},
 		);
 	}

@@ -1,6 +1,6 @@
 /**
  * Which webhook triggers receive each bot's deliveries, as far as this n8n process knows: the record that
- * version 2 checks before it lets a workflow take a bot (oneTriggerPerBot.ts).
+ * the trigger checks before it lets a workflow take a bot (oneTriggerPerBot.ts).
  *
  * Rubika keeps one address per bot and endpoint type, and has no call that tells which address it holds
  * (facts §4), so a second workflow that registers a bot takes its deliveries from the first without a word.

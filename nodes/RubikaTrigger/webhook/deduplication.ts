@@ -1,6 +1,6 @@
 /**
  * Telling a delivery Rubika sends again (a retry, a duplicate) from a new event: updates by key in the
- * bounded set the polling trigger uses, inline taps for a short window (taps.ts), all in the node's state
+ * bounded set reading uses, inline taps for a short window (taps.ts), all in the node's state
  * mirrored in memory (memory.ts).
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
@@ -10,7 +10,7 @@ import type { UpdateItem } from '../../shared/updates/item';
 import { INLINE_MESSAGE_TYPE } from '../../shared/updates/raw';
 import { OTHER_DELIVERY_TYPE } from './deliveryItem';
 import { changeRememberedState, withDeliveryState } from './memory';
-import { webhookKey } from './parameters';
+import { webhookKey } from './keys';
 import { RECENT_TAPS_FIELD, forgetTap, isRepeatedTap } from './taps';
 
 /** Where the recently delivered event keys live in the node's static data. */
@@ -57,7 +57,7 @@ function deliveryScope(context: IWebhookFunctions): string {
 
 /**
  * Whether this event was delivered before (a retry, a duplicate), recording it when it was not. Updates
- * are remembered by key in the bounded set the polling trigger uses; inline taps only for a short window
+ * are remembered by key in the bounded set reading uses; inline taps only for a short window
  * (see taps.ts); bodies of unknown format have no identity, so each of them counts.
  */
 function isRepeat(state: IDataObject, item: UpdateItem, tapWindowMs: number, now: number): boolean {

@@ -18,16 +18,8 @@ import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { takeBotOnDelivery } from './oneTriggerPerBot';
 import type { RegistrationRecord } from './registration';
 import { isRegisteredUrl, readRegistration } from './registration';
-import {
-	addsSenderDetails,
-	botCredential,
-	readDownloadOptions,
-	readEndpoints,
-	readFilters,
-	readSecretLocation,
-	tapRepeatWindowMs,
-	webhookKey,
-} from './parameters';
+import { readTriggerSettings, webhookOf } from '../settings';
+import { botCredential, webhookKey } from './keys';
 import type { SecretLocation } from './secret';
 import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
 import { identifyBot } from '../../shared/updates/botIdentity';
@@ -38,7 +30,8 @@ const OK_ANSWER: IDataObject = { status: 'OK' };
 /** The node's `webhook()`: every route of the trigger ends here. */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { credential, token } = await botCredential(context);
-	const location = readSecretLocation(context);
+	const settings = readTriggerSettings(context);
+	const { secretLocation: location, tapRepeatWindowMs } = webhookOf(settings);
 	const registration = readRegistration(context.getWorkflowStaticData('node'));
 	if (location !== 'off') {
 		const expected = deriveSecret(token, webhookKey(context));
@@ -72,13 +65,13 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 
-	const wanted = matchesFilters(item, readFilters(context, readEndpoints(context)));
-	const download = readDownloadOptions(context);
-	const repeated = isRepeatedDelivery(context, item, wanted, tapRepeatWindowMs(context), Date.now());
+	const wanted = matchesFilters(item, settings.filters);
+	const { download } = settings;
+	const repeated = isRepeatedDelivery(context, item, wanted, tapRepeatWindowMs, Date.now());
 	if (!wanted || repeated) return { webhookResponse: OK_ANSWER };
 	takeBackIfNotHandled(context, item);
 
-	const senders = addsSenderDetails(context) ? directoryFor(credential) : undefined;
+	const senders = settings.addSenderDetails ? directoryFor(credential) : undefined;
 	const withSender = async () => (senders ? await senders.addTo(context, item, { credential }) : item);
 	if (fileToDownload(item, download) === undefined && senders?.mustAsk(item) !== true) {
 		const output: INodeExecutionData = { json: await withSender() };

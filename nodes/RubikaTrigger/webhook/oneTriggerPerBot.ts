@@ -1,9 +1,8 @@
 /**
- * One active webhook trigger per bot: version 2 refuses to be activated while another trigger receives its
- * bot, with an error that names the bot's credential and the workflow holding it. Without this the second
- * activation would succeed and quietly take the bot's deliveries from the first (Rubika keeps one address
- * per bot and endpoint type). Version 1 is never refused, but counts as a holder, so that a version 2 trigger
- * is refused while a version 1 workflow receives the bot.
+ * One published trigger per bot receiving by webhook: a trigger refuses to be activated while another one
+ * receives its bot by webhook, with an error that names the bot's credential and the workflow holding it.
+ * Without this the second activation would succeed and quietly take the bot's deliveries from the first
+ * (Rubika keeps one address per bot and endpoint type).
  *
  * A bot is who Rubika says it is (getMe's bot id, ../shared/updates/botIdentity.ts): two credentials for one
  * bot (a rotated token, another Base URL) are one bot here.
@@ -23,20 +22,20 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import type { BotHolder } from './botHolders';
 import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
-import { webhookKey } from './parameters';
+import { webhookKey } from './keys';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
- * At activation, for `bot` (its id): fails when another trigger holds the bot and `refuse` is set (version 2);
- * otherwise records this trigger as its holder. Checking and recording happen without an await in between, so
- * two workflows activated at the same time cannot both pass.
+ * At activation, for `bot` (its id): fails when another trigger holds the bot; otherwise records this trigger
+ * as its holder. Checking and recording happen without an await in between, so two workflows activated at the
+ * same time cannot both pass.
  */
-export function takeBotAtActivation(context: IHookFunctions, refuse: boolean, bot: string): void {
+export function takeBotAtActivation(context: IHookFunctions, bot: string): void {
 	if (context.getMode() === 'manual') return;
 	const trigger = triggerKey(context);
 	const other = otherHolder(bot, trigger);
-	if (other !== undefined && refuse) throw new BotTakenError(context.getNode(), other);
+	if (other !== undefined) throw new BotTakenError(context.getNode(), other);
 	hold(bot, trigger, holderOf(context));
 }
 
@@ -87,7 +86,7 @@ class BotTakenError extends WebhookPathTakenError {
 		super(node.name);
 		const credential = node.credentials?.[CREDENTIAL_TYPE]?.name;
 		const bot = credential ? `the bot of the credential "${credential}"` : 'this bot';
-		this.message = `Another active workflow already receives ${bot}: "${holder.workflowName}" (ID ${holder.workflowId}, node "${holder.nodeName}"). Rubika sends a bot's updates to one address only, so only one active Rubika Webhook Trigger can receive them. Deactivate that workflow first, or choose another bot's credential here.`;
+		this.message = `Another active workflow already receives ${bot}: "${holder.workflowName}" (ID ${holder.workflowId}, node "${holder.nodeName}"). Rubika sends a bot's updates to one address only, so only one published Rubika Trigger can receive them by webhook. Deactivate that workflow first, or choose another bot's credential here.`;
 		this.description =
 			'To handle one bot\'s updates in several workflows, keep one webhook trigger and pass the items on, for example with an Execute Workflow node.';
 		this.node = node;

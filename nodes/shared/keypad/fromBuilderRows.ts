@@ -13,7 +13,6 @@ const RESERVED_BUTTON_FIELDS = ['id', 'type', 'button_text', 'text'];
 
 /**
  * One button as the builder UI stores it (see `keypadBuilderProperty` in nodes/Rubika/helpers/keypadRows.ts).
- * The settings fields of its type (settings.ts) exist from node version 1.1 on.
  */
 interface BuilderButton extends ButtonSettingsFields {
 	/** Empty → generated as `r<row>b<column>`, counted from 1. */

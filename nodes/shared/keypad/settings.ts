@@ -3,7 +3,7 @@
  * builder's own fields for it. Their names and shapes are documented (facts §2); the numbers among them
  * (years, picker bounds, column counts) are typed as strings there, so they are sent as strings.
  *
- * Only node version 1.1 on has these fields. A button saved by version 1 has none of them, and then no
+ * A button that has none of these fields filled in gets no
  * settings object is built: such a button sends exactly what it sent before (its JSON, if any).
  */
 import { readCoordinate } from '../coordinates';

@@ -26,7 +26,7 @@ export interface CallOptions {
 	/** Milliseconds before one attempt is abandoned (and retried as a transient fault). */
 	timeoutMs?: number;
 	/**
-	 * Ends the call at once, in flight or between retries, with an error saying so (the continuous trigger's
+	 * Ends the call at once, in flight or between retries, with an error saying so (the reading trigger's
 	 * close function uses it so that no request outlives the workflow's deactivation).
 	 */
 	abortSignal?: AbortSignal;

@@ -172,7 +172,7 @@ const directories = new LruMap<string, SenderDirectory>(MAX_BOTS);
 
 /**
  * The directory this process keeps for a bot, for triggers whose calls share no object: the webhook trigger
- * (each delivery is a call of its own) and the polling trigger (each poll). The continuous trigger keeps one
+ * (each delivery is a call of its own). The trigger reading getUpdates keeps one
  * of its own per activation.
  */
 export function directoryFor(credential: ResolvedCredential): SenderDirectory {

@@ -35,7 +35,7 @@ export const updateBotEndpoints: RubikaOperation = {
 			default: '',
 			placeholder: 'https://example.com/webhook/rubika',
 			description:
-				'Address Rubika will POST the events to. It must be a public HTTPS URL. The Rubika Webhook Trigger registers itself; use this for other receivers.',
+				'Address Rubika will POST the events to. It must be a public HTTPS URL. The Rubika Trigger registers itself when it receives by webhook; use this for other receivers.',
 		},
 		{
 			displayName: 'Endpoint Type',
