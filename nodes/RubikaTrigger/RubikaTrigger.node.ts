@@ -13,15 +13,32 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { triggerDescription } from './description';
+import { RUBIKA_ICON } from '../shared/descriptions';
+import { triggerProperties, triggerWebhooks } from './description';
 import { startReading } from './reading/reader';
 import { readTriggerSettings } from './settings';
 import { activationMethods } from './webhook/activation';
 import { receiveDelivery } from './webhook/delivery';
 
 export class RubikaTrigger implements INodeType {
-	description: INodeTypeDescription = triggerDescription;
+	description: INodeTypeDescription = {
+		displayName: 'Rubika Trigger',
+		name: 'rubikaTrigger',
+		icon: RUBIKA_ICON,
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["receiveUpdates"] === "webhook" ? "By webhook" : "By reading"}}',
+		description:
+			'Starts the workflow when your Rubika bot receives a message, an update or a keypad tap: by reading (no public address needed) or by webhook (instant)',
+		defaults: { name: 'Rubika Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		webhooks: triggerWebhooks,
+		properties: triggerProperties,
+	};
 
 	webhookMethods = activationMethods();
 

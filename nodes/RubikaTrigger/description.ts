@@ -1,13 +1,12 @@
 /**
- * Rubika Trigger's description: the panel and its webhooks, for both ways of receiving updates (Receive
+ * Rubika Trigger's panel and webhooks, for both ways of receiving updates (Receive
  * Updates): reading getUpdates (no public address needed) or a webhook Rubika posts to (instant, and the only
  * way inline keypad taps arrive). Parameter names, defaults and webhook paths are part of saved workflows and
  * registered addresses: never change them. Reading the panel: settings.ts.
  */
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { RUBIKA_ICON, optionsCollection, sortedByName } from '../shared/descriptions';
+import { optionsCollection, sortedByName } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
@@ -48,7 +47,7 @@ const receiveUpdatesProperty: INodeProperties = {
 		{
 			name: 'By Reading (No Public Address Needed)',
 			value: 'reading',
-			description: 'n8n asks Rubika for new updates about once a second (getUpdates). Works on any n8n, also without a public address.',
+			description: 'Asks Rubika for new updates about once a second (getUpdates). Works on any n8n, also without a public address.',
 		},
 		{
 			name: 'By Webhook (Instant, Inline Keypad Taps)',
@@ -275,27 +274,16 @@ const options = optionsCollection([
 	},
 ]);
 
-export const triggerDescription: INodeTypeDescription = {
-	displayName: 'Rubika Trigger',
-	name: 'rubikaTrigger',
-	icon: RUBIKA_ICON,
-	group: ['trigger'],
-	version: 1,
-	subtitle: '={{$parameter["receiveUpdates"] === "webhook" ? "By webhook" : "By reading"}}',
-	description:
-		'Starts the workflow when your Rubika bot receives a message, an update or a keypad tap: by reading (no public address needed) or by webhook (instant)',
-	defaults: { name: 'Rubika Trigger' },
-	inputs: [],
-	outputs: [NodeConnectionTypes.Main],
-	credentials: [{ name: 'rubikaApi', required: true }],
-	webhooks: webhookRoutes(RECEIVE_UPDATES_PARAMETER, SECRET_PARAMETER),
-	properties: [
-		receiveUpdatesProperty,
-		...notices,
-		...webhookProperties,
-		...updateTypesProperties,
-		firstActivationProperty,
-		updateFiltersProperty,
-		options,
-	],
-};
+/** The panel, in the order the editor shows it. */
+export const triggerProperties: INodeProperties[] = [
+	receiveUpdatesProperty,
+	...notices,
+	...webhookProperties,
+	...updateTypesProperties,
+	firstActivationProperty,
+	updateFiltersProperty,
+	options,
+];
+
+/** The trigger's webhooks (they exist only while it receives by webhook). */
+export const triggerWebhooks = webhookRoutes(RECEIVE_UPDATES_PARAMETER, SECRET_PARAMETER);

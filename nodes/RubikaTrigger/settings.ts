@@ -61,8 +61,8 @@ export interface TriggerSettings {
 	receive: { by: 'reading'; reading: ReadingSettings } | { by: 'webhook'; webhook: WebhookSettings };
 }
 
-/** Receive Updates, read on its own: what n8n's description expressions and trigger() branch on. */
-export function receiveUpdatesOf(context: TriggerContext): ReceiveUpdates {
+/** Receive Updates. */
+function receiveUpdatesOf(context: TriggerContext): ReceiveUpdates {
 	return context.getNodeParameter(RECEIVE_UPDATES_PARAMETER, 'reading') === 'webhook' ? 'webhook' : 'reading';
 }
 
@@ -81,12 +81,6 @@ export function readTriggerSettings(context: TriggerContext): TriggerSettings {
 	const webhook = webhookSettings(context, options);
 	checkTypesReachEndpoints(context, filters, webhook.endpoints);
 	return { ...shared, receive: { by: 'webhook', webhook } };
-}
-
-/** The settings of reading, or an error when the trigger receives by webhook (a caller's mistake). */
-export function readingOf(settings: TriggerSettings): ReadingSettings {
-	if (settings.receive.by !== 'reading') throw new Error('the trigger receives updates by webhook, not by reading');
-	return settings.receive.reading;
 }
 
 /** The settings of the webhook, or an error when the trigger receives by reading (a caller's mistake). */

@@ -7,7 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import { BUTTON_SETTINGS } from '../../nodes/shared/keypad';
+import { BUTTON_SETTINGS } from '../../nodes/Rubika/keypad';
 import { BUTTON_TYPES } from '../../nodes/shared/types';
 
 /** Every field, nested ones (collections, fixed collections) included, with the path to it. */

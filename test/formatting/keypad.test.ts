@@ -1,4 +1,4 @@
-import { keypadFromBuilderRows, parseKeypad, validateKeypad } from '../../nodes/shared/keypad';
+import { keypadFromBuilderRows, parseKeypad, validateKeypad } from '../../nodes/Rubika/keypad';
 import type { Keypad } from '../../nodes/shared/types';
 
 import { inputError } from '../harness/inputError';

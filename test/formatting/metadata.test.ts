@@ -1,4 +1,4 @@
-import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/shared/metadata';
+import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 
 import { inputError } from '../harness/inputError';
 

@@ -5,8 +5,8 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ButtonSettingsFields } from '../../shared/keypad';
-import { BUTTON_SETTINGS } from '../../shared/keypad';
+import type { ButtonSettingsFields } from '../keypad';
+import { BUTTON_SETTINGS } from '../keypad';
 import * as rubika from '../../shared/types';
 
 /** An option's words: its name in the panel and what it does. */

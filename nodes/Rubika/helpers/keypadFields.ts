@@ -4,8 +4,8 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { keypadFromBuilderRows, parseKeypad } from '../../shared/keypad';
-import type { BuilderRow } from '../../shared/keypad';
+import { keypadFromBuilderRows, parseKeypad } from '../keypad';
+import type { BuilderRow } from '../keypad';
 import type { Keypad } from '../../shared/types';
 import { inputModeProperties } from './inputMode';
 import { keypadBuilderProperty } from './keypadRows';

@@ -12,7 +12,7 @@ import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
 import type { Keypad, MetadataPart } from '../../shared/types';
 import { senderOf } from '../../shared/updates/sender';
-import type { ItemCall } from '../actions/types';
+import type { ItemCall } from '../../shared/transport';
 import { approvalLabels } from './labels';
 
 const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;

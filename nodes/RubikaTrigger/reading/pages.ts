@@ -27,7 +27,7 @@ export interface ReadingState extends IDataObject {
 
 const PAGE_TIMEOUT_MS = 30_000;
 /** How far one pass skips an old backlog; a longer one is skipped over the next passes. */
-export const SKIP_LIMIT_PER_POLL = 100_000;
+const SKIP_LIMIT_PER_PASS = 100_000;
 
 export interface Page {
 	updates: Update[];
@@ -63,7 +63,7 @@ export async function fetchPage(
 }
 
 /**
- * Reads pages from `from` without emitting, to where Rubika has nothing more (or SKIP_LIMIT_PER_POLL updates
+ * Reads pages from `from` without emitting, to where Rubika has nothing more (or SKIP_LIMIT_PER_PASS updates
  * on); returns that position. A `from` Rubika refuses is dropped: the skipping starts over from the start.
  */
 export async function skipToEnd(
@@ -73,7 +73,7 @@ export async function skipToEnd(
 	options: { abortSignal?: AbortSignal; credential?: ResolvedCredential },
 ): Promise<string | undefined> {
 	let cursor = from;
-	for (let skipped = 0; skipped < SKIP_LIMIT_PER_POLL; ) {
+	for (let skipped = 0; skipped < SKIP_LIMIT_PER_PASS; ) {
 		const page = await fetchPage(ctx, cursor, pageSize, options);
 		if (page === 'rejected') return await skipToEnd(ctx, undefined, pageSize, options);
 		skipped += page.updates.length;

@@ -27,7 +27,7 @@ import { memberFromAnswer } from '../members';
 import type { CallOptions, ResolvedCredential } from '../transport';
 import { callRubika } from '../transport';
 import type { RubikaContext } from '../transport/credential';
-import { unknownMethodMessage } from '../unknownMethod';
+import { unknownMethodMessage } from '../transport/unknownMethod';
 import { credentialFingerprint } from '../transport/credential';
 import type { UpdateItem } from './item';
 import { idOrNull, stringOrNull } from './raw';

@@ -7,7 +7,8 @@ import { callRubika } from '../../../shared/transport';
 import { UPDATE_ENDPOINT_TYPES } from '../../../shared/types';
 import type { UpdateEndpointType } from '../../../shared/types';
 import { requireString } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 
 const URL_FIELD = 'URL';
 

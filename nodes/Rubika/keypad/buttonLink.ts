@@ -13,8 +13,8 @@
  * - `open_chat_data {object_guid, object_type}` may ride along on either, both non-empty texts.
  * Optional fields sent as JSON null count as absent, as several libraries send them that way.
  */
-import { isPlainObject } from './json';
-import { BUTTON_LINK_TYPES } from './types';
+import { isPlainObject } from '../../shared/json';
+import { BUTTON_LINK_TYPES } from '../../shared/types';
 
 /** A channel username as a link button names it: a letter, then letters, digits or "_" (3–32), no "@". */
 export const CHANNEL_USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;

@@ -27,7 +27,7 @@
  */
 import { formatTokens, linkPart } from './formattedText';
 import type { FormattedText, FormatToken } from './formattedText';
-import type { MetadataType } from './types';
+import type { MetadataType } from '../../shared/types';
 
 type Marker = '**' | '__' | '--' | '~~' | '||';
 

@@ -1,9 +1,9 @@
 /**
  * Reading a keypad from what users write in n8n expressions and JSON fields: every usual shape, then the checks.
  */
-import { InputError } from '../errors';
-import { isPlainObject, parseJsonField } from '../json';
-import type { Button, Keypad, KeypadRow } from '../types';
+import { InputError } from '../../shared/errors';
+import { isPlainObject, parseJsonField } from '../../shared/json';
+import type { Button, Keypad, KeypadRow } from '../../shared/types';
 import type { KeypadKind } from './common';
 import { CHAT_ONLY_FIELDS, canonicalButtonType, generatedButtonId, place, syncOneTimeFlag, useAppLink } from './common';
 import { validateKeypad } from './validate';

@@ -1,9 +1,9 @@
 /** What the keypad readers (JSON and builder) and the checks share. */
-import { appLinkOf } from '../buttonLink';
-import { InputError } from '../errors';
-import { isPlainObject } from '../json';
-import { BUTTON_TYPES } from '../types';
-import type { Keypad } from '../types';
+import { appLinkOf } from './buttonLink';
+import { InputError } from '../../shared/errors';
+import { isPlainObject } from '../../shared/json';
+import { BUTTON_TYPES } from '../../shared/types';
+import type { Keypad } from '../../shared/types';
 
 export type KeypadKind = 'inline' | 'chat';
 

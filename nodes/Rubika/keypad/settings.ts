@@ -6,8 +6,8 @@
  * A button that has none of these fields filled in gets no
  * settings object is built: such a button sends exactly what it sent before (its JSON, if any).
  */
-import { readCoordinate } from '../coordinates';
-import type { InputError } from '../errors';
+import { readCoordinate } from '../helpers/coordinates';
+import type { InputError } from '../../shared/errors';
 import {
 	BUTTON_CALENDAR_TYPES,
 	BUTTON_LOCATION_TYPES,
@@ -15,7 +15,7 @@ import {
 	BUTTON_SELECTION_SEARCH_TYPES,
 	BUTTON_TEXTBOX_KEYPAD_TYPES,
 	BUTTON_TEXTBOX_LINE_TYPES,
-} from '../types';
+} from '../../shared/types';
 
 /** The builder's settings fields as n8n stores them on a button (each shown only for its types). */
 export interface ButtonSettingsFields {

@@ -1,7 +1,7 @@
 /** Building a keypad from the node's builder UI (rows of buttons with their fields), then the checks. */
-import { InputError } from '../errors';
-import { isPlainObject, parseJsonField } from '../json';
-import type { Button, ButtonLink, Keypad } from '../types';
+import { InputError } from '../../shared/errors';
+import { isPlainObject, parseJsonField } from '../../shared/json';
+import type { Button, ButtonLink, Keypad } from '../../shared/types';
 import type { KeypadKind } from './common';
 import { canonicalButtonType, generatedButtonId, place, syncOneTimeFlag, useAppLink } from './common';
 import type { ButtonSettingsFields } from './settings';

@@ -2,12 +2,12 @@
  * The checks every keypad passes before it is sent, however it was written: rows, buttons, unique ids, known
  * types, chat-only flags, and Link buttons by the rules shared with the sandbox.
  */
-import { buttonLinkProblems } from '../buttonLink';
-import type { ButtonLinkProblem } from '../buttonLink';
-import { InputError } from '../errors';
-import { isPlainObject } from '../json';
-import { BUTTON_LINK_TYPES, BUTTON_TYPES } from '../types';
-import type { Keypad } from '../types';
+import { buttonLinkProblems } from './buttonLink';
+import type { ButtonLinkProblem } from './buttonLink';
+import { InputError } from '../../shared/errors';
+import { isPlainObject } from '../../shared/json';
+import { BUTTON_LINK_TYPES, BUTTON_TYPES } from '../../shared/types';
+import type { Keypad } from '../../shared/types';
 import type { KeypadKind } from './common';
 import { CHAT_ONLY_FIELDS, place } from './common';
 

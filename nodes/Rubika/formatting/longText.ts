@@ -16,10 +16,10 @@
  * Lengths are UTF-16 code units (`utf16Length`), the unit of formatting offsets; see MAX_TEXT_LENGTH for why
  * that also keeps a piece within a limit counted in code points.
  */
-import { InputError } from './errors';
+import { InputError } from '../../shared/errors';
 import type { FormattedText } from './formattedText';
 import { utf16Length } from './metadata';
-import type { MetadataPart, MetadataType } from './types';
+import type { MetadataPart, MetadataType } from '../../shared/types';
 
 export interface PieceLimits {
 	/** Most UTF-16 code units one piece may hold. */

@@ -7,7 +7,7 @@
  * envelope whose status or dev_message says the method is unknown. Those become one clear message. Any other
  * refusal of an undocumented method keeps its own message and gains a hint that the method may be missing.
  */
-import { isUndocumentedMethod } from './types';
+import { isUndocumentedMethod } from '../types';
 
 export interface ErrorAnswer {
 	httpCode: number;

@@ -4,10 +4,10 @@
  * Rubika rejects the whole message when one part is bad (facts §7), and its error says little, so every rule
  * the service is known to apply is checked here first, with a message naming the part.
  */
-import { InputError } from './errors';
-import { isPlainObject, parseJsonField } from './json';
-import { MAX_METADATA_PARTS, METADATA_TYPES } from './types';
-import type { MetadataPart, MetadataType } from './types';
+import { InputError } from '../../shared/errors';
+import { isPlainObject, parseJsonField } from '../../shared/json';
+import { MAX_METADATA_PARTS, METADATA_TYPES } from '../../shared/types';
+import type { MetadataPart, MetadataType } from '../../shared/types';
 
 /**
  * Length of a string as Rubika counts it: UTF-16 code units, the same unit as JavaScript's `length`

@@ -24,7 +24,7 @@ import { formatTokens, linkPart } from './formattedText';
 import type { FormattedText, FormatToken } from './formattedText';
 import { decodeReferences, findClosingTag, readReference, readTag } from './htmlSyntax';
 import type { HtmlTag } from './htmlSyntax';
-import type { MetadataType } from './types';
+import type { MetadataType } from '../../shared/types';
 
 /** Tags that format the range they enclose; their names are the pairing keys. */
 const RANGE_TAGS = new Map<string, MetadataType>([

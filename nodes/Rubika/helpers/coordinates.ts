@@ -1,5 +1,5 @@
 /** A latitude or longitude as Rubika takes it (Send Location, Location buttons). */
-import { InputError } from './errors';
+import { InputError } from '../../shared/errors';
 
 /**
  * Rubika types coordinates as strings (facts §2). The user's digits are kept as written (no rounding

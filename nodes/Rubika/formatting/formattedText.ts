@@ -8,8 +8,8 @@
  * ends where a marker or tag was, never inside a character.
  */
 import { isLinkUrl } from './metadata';
-import { METADATA_TYPES } from './types';
-import type { MetadataPart, MetadataType } from './types';
+import { METADATA_TYPES } from '../../shared/types';
+import type { MetadataPart, MetadataType } from '../../shared/types';
 
 /** What a link makes: a Link with its address or a MentionText with its user. */
 export type LinkPart = Pick<MetadataPart, 'type' | 'link_url' | 'mention_text_user_id'>;
