@@ -556,11 +556,11 @@ function renderB4(r: B4Result): string[] {
 	return [
 		`## B4 — trigger drain (${count(r.updates)} pending updates)`,
 		'',
-		'The Rubika Trigger receiving by reading, "Process Backlog", page size',
-		`${r.pageSize}, in n8n-core's TriggerContext: timed from the activation to the last of its executions started (one per`,
-		'update, each finished at once; its item dropped as it starts, as n8n hands it to an execution). Baseline: a raw',
-		'keep-alive getUpdates loop with the same page size that only counts. Both check that every update arrived',
-		`exactly once. Medians of ${t.runs.length} runs after a warm-up; memory is peak growth during the drain.`,
+		`The Rubika Trigger receiving by reading ("Process Backlog", page size ${r.pageSize}) in n8n-core's TriggerContext, timed`,
+		'from the activation to the last of its executions started (one per update, each finished at once; its item dropped',
+		'as it starts, as n8n hands it to an execution). Baseline: a raw keep-alive getUpdates loop with the same page size',
+		'that only counts. Both check that every update arrived exactly once. Medians of',
+		`${t.runs.length} runs after a warm-up; memory is peak growth during the drain.`,
 		'',
 		table(
 			['Variant', 'Time', '× raw', 'Updates per second', 'getUpdates requests', 'Peak heap growth', 'Peak RSS growth'],
