@@ -1,5 +1,5 @@
 /** Shared setup for the continuous trigger's tests: a sandbox per file, a harness per test. */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
@@ -46,3 +46,38 @@ export function say(sandbox: RubikaSandbox, text: string, user: { user_id: strin
 }
 
 export const pauseMs = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits for `count` executions, then for three more reads (0.2 s apart in these tests), and returns the items of
+ * every execution started: one more than expected would show.
+ */
+export async function received(harness: ContinuousTriggerHarness, count: number, timeoutMs?: number): Promise<INodeExecutionData[]> {
+	await harness.waitForExecutions(count, timeoutMs);
+	await pauseMs(600);
+	return harness.items;
+}
+
+export function keys(items: INodeExecutionData[]): string[] {
+	return items.map((item) => item.json.update_key as string);
+}
+
+/** Sends `count` private messages from a user ("<prefix> 1" …) and returns their texts. */
+export function sendMany(sandbox: RubikaSandbox, count: number, prefix = 'm', userId: string = sara.user_id): string[] {
+	const sent: string[] = [];
+	for (let index = 1; index <= count; index++) {
+		const text = `${prefix} ${index}`;
+		sandbox.userSendMessage({ userId, text });
+		sent.push(text);
+	}
+	return sent;
+}
+
+/** `offset_id` of every getUpdates request the sandbox received, in order (undefined = none sent). */
+export function offsetsSent(sandbox: RubikaSandbox): Array<string | undefined> {
+	return sandbox.requestsFor('getUpdates').map((entry) => (entry.body as IDataObject | undefined)?.offset_id as string | undefined);
+}
+
+/** A deep copy, to compare static data before and after. */
+export function copy<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value)) as T;
+}

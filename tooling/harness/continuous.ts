@@ -29,7 +29,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import type { TestCredentials } from './n8n';
+import type { BinaryMode, TestCredentials } from './n8n';
 import { NodeTypes, credentialResolutions, makeAdditionalData, useBinaryMode } from './n8n';
 
 const TRIGGER_NODE = 'Rubika Trigger';
@@ -66,6 +66,8 @@ export interface ContinuousTriggerHarnessOptions {
 	 * workflow (deduplication keys, the trigger's memory of an outage) is then the test's own.
 	 */
 	workflowId?: string;
+	/** Where n8n keeps binary data (downloaded files): in memory ('default') or on disk ('filesystem'). */
+	binaryMode?: BinaryMode;
 }
 
 export class ContinuousTriggerHarness {
@@ -142,7 +144,7 @@ export class ContinuousTriggerHarness {
 
 	/** Activates the workflow: runs trigger(); a thrown error is what n8n shows as a failed activation. */
 	async activate(): Promise<void> {
-		await useBinaryMode('default');
+		await useBinaryMode(this.options.binaryMode ?? 'default');
 		const mode = this.options.mode ?? 'trigger';
 		// n8n before 2.41 declares emit with three parameters: the trigger reads that to know there is no key.
 		let emit: ITriggerFunctions['emit'] = this.options.withoutDeduplication
