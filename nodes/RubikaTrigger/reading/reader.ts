@@ -209,10 +209,11 @@ class ContinuousReader {
 		const { ledger } = this.emitter;
 		const entry = ledger.open(page.next ?? from);
 		try {
-			for (const update of page.updates) {
+			for (const [index, update] of page.updates.entries()) {
 				const item = updateToItem(update);
 				const key = item.update_key;
-				if (this.emitter.handled(key, entry)) continue;
+				const occurrence = UpdateEmitter.occurrenceOf(key, `${from ?? ''}#${index}`);
+				if (this.emitter.handled(key, occurrence, entry)) continue;
 				const answerButton = answerButtonOf(item);
 				if (answerButton !== undefined) {
 					// An answer to a waiting Send and Wait, not an update for this workflow.
@@ -229,7 +230,7 @@ class ContinuousReader {
 				// A download that may pass later throws: the page is read again, from the same cursor.
 				const data = await withDownloadedFile(this.ctx, emitted, this.settings.download, 'final');
 				if (this.stopped) return false;
-				this.emitter.emit(data, key, entry);
+				this.emitter.emit(data, key, occurrence, entry);
 				if (this.testing) {
 					this.stop();
 					return false;

@@ -16,7 +16,7 @@
  */
 import type { INodeExecutionData, IRun, ITriggerFunctions } from 'n8n-workflow';
 
-import { RecentKeys, hashKey } from '../../shared/updates/identity';
+import { RecentKeys, hashKey, isUniqueKey } from '../../shared/updates/identity';
 import type { PageInFlight } from './deliveryLedger';
 import { DeliveryLedger } from './deliveryLedger';
 import type { ReadingState } from './pages';
@@ -46,11 +46,20 @@ export class UpdateEmitter {
 	}
 
 	/**
-	 * The update `key` needs nothing more: handed to n8n from an earlier page (this page now waits for it to
-	 * finish too), or delivered.
+	 * The update needs nothing more: handed to n8n from an earlier page (this page now waits for it to finish
+	 * too), or delivered. `key` is its identity (update_key); `occurrence` tells apart the events whose identity
+	 * Rubika does not make unique: a start or stop names the chat's new state and perhaps a time, the same for
+	 * a start, a stop and a start again within a second, or always when Rubika sends no time. For those it is
+	 * the key plus where the update was read (the cursor its page came from, its place in the page): the same
+	 * when the same page is read again, different for a later event.
 	 */
-	handled(key: string, entry: PageInFlight): boolean {
-		return this.ledger.joinIfRunning(key, entry) || this.recent.has(key);
+	handled(key: string, occurrence: string, entry: PageInFlight): boolean {
+		return this.ledger.joinIfRunning(occurrence, entry) || this.recent.has(key);
+	}
+
+	/** An update's occurrence (see handled): its key, or for a start or stop the key and where it was read. */
+	static occurrenceOf(key: string, position: string): string {
+		return isUniqueKey(key) ? key : `${key}@${position}`;
 	}
 
 	/** An update that is not for this workflow (filtered out, an answer tap): not looked at again. */
@@ -58,22 +67,25 @@ export class UpdateEmitter {
 		this.recent.observe(key);
 	}
 
-	emit(data: INodeExecutionData, key: string, entry: PageInFlight): void {
+	/** Hands one update to n8n (`key` and `occurrence` as for handled). */
+	emit(data: INodeExecutionData, key: string, occurrence: string, entry: PageInFlight): void {
 		if (this.testing) {
 			this.ctx.emit([[data]]);
 			return;
 		}
-		this.ledger.started(key, entry);
-		if (!this.deduplicates) {
-			// Saved by n8n at this very emit: after a restart the update is not read as new again.
+		this.ledger.started(occurrence, entry);
+		// Saved by n8n at this very emit: after a restart the update is not read as new again. With n8n's
+		// deduplication keys (2.41+) only a start or stop needs it: its state must be known at once, so that the
+		// next event of the same page (a stop after a start) is told from a repeat.
+		if (!this.deduplicates || occurrence !== key) {
 			this.recent.remember(key);
 			this.recent.save(this.state, 'recentKeys');
 		}
 		const done = deferred();
 		// Settled both ways: a rejection means n8n is done with it too (finished earlier, or refused to start it).
-		const finished = () => this.confirm(key);
+		const finished = () => this.confirm(key, occurrence);
 		done.promise.then(finished, finished);
-		if (this.deduplicates) this.ctx.emit([[data]], undefined, done, this.deduplicationKey(key));
+		if (this.deduplicates) this.ctx.emit([[data]], undefined, done, this.deduplicationKey(occurrence));
 		else this.ctx.emit([[data]], undefined, done);
 	}
 
@@ -85,16 +97,24 @@ export class UpdateEmitter {
 		this.recent = RecentKeys.load(this.state, 'recentKeys');
 	}
 
-	/** n8n finished the execution of `key`: remember it as delivered, move the cursor past complete pages. */
-	private confirm(key: string): void {
-		if (!this.ledger.finished(key)) return;
+	/** n8n finished the execution of `occurrence`: remember it as delivered, move the cursor past complete pages. */
+	private confirm(key: string, occurrence: string): void {
+		if (!this.ledger.finished(occurrence)) return;
+		// A start or stop was remembered when it was handed over; remembering it again could bring back a state
+		// a later event of its chat replaced.
+		if (occurrence !== key) return;
 		this.recent.remember(key);
 		this.recent.save(this.state, 'recentKeys');
 	}
 
-	private deduplicationKey(key: string): string {
+	/**
+	 * n8n keeps a deduplication key for good: it is made of the occurrence, so that a later start of a chat is
+	 * not taken for its first. (A start or stop read again from an earlier position may land elsewhere in a page:
+	 * the delivered keys the trigger keeps drop it, as before 2.41.)
+	 */
+	private deduplicationKey(occurrence: string): string {
 		const workflowId = this.ctx.getWorkflow().id ?? '';
-		return `rubika:${workflowId}:${this.ctx.getNode().id}:${hashKey(`${this.bot}:${key}`)}`;
+		return `rubika:${workflowId}:${this.ctx.getNode().id}:${hashKey(`${this.bot}:${occurrence}`)}`;
 	}
 }
 
