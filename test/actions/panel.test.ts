@@ -57,14 +57,13 @@ describe('keypad buttons', () => {
 	const keypad = description.properties.find((property) => property.name === 'inlineKeypad');
 	const rows = (keypad?.options?.[0] as INodePropertyCollection).values;
 	const button = ((rows.find((entry) => entry.name === 'buttons')?.options?.[0] ?? {}) as INodePropertyCollection).values;
-	/** The fields n8n shows for a button with these values on a node of this version (n8n's own rules). */
-	const shown = (values: INodeParameters, typeVersion: number) =>
-		Object.keys(NodeHelpers.getNodeParameters(button, values, true, false, { typeVersion }, description) ?? {}).sort();
+	/** The fields n8n shows for a button with these values (n8n's own rules). */
+	const shown = (values: INodeParameters) =>
+		Object.keys(NodeHelpers.getNodeParameters(button, values, true, false, { typeVersion: 1 }, description) ?? {}).sort();
 	const FIRST = ['id', 'text', 'type'];
 
-	test('new nodes get version 1.1; nodes saved as version 1 stay 1', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+	test('the node has one version', () => {
+		expect(description.version).toBe(1);
 	});
 
 	test('a button starts with Text, Type and ID, in this order', () => {
@@ -86,28 +85,18 @@ describe('keypad buttons', () => {
 		expect(types.find((option) => option.value === 'AskMyPhoneNumber')?.name).toBe('Ask for Phone Number');
 	});
 
-	test('version 1.1: a Simple button, and every type without settings, shows only Text, Type and ID (no JSON box)', () => {
+	test('a Simple button, and every type without settings, shows only Text, Type and ID (no JSON box)', () => {
 		const withoutSettings = BUTTON_TYPES.filter((type) => !(type in BUTTON_SETTINGS) && type !== 'Link');
 		expect(withoutSettings).toContain('Simple');
-		for (const type of withoutSettings) expect({ type, shown: shown({ type }, 1.1) }).toEqual({ type, shown: FIRST });
+		for (const type of withoutSettings) expect({ type, shown: shown({ type }) }).toEqual({ type, shown: FIRST });
 	});
 
-	test('version 1.1: a type with settings shows the fields its settings object is made of, then More Settings (the JSON)', () => {
+	test('a type with settings shows the fields its settings object is made of, then More Settings (the JSON)', () => {
 		for (const [type, settings] of Object.entries(BUTTON_SETTINGS)) {
-			expect({ type, shown: shown({ type }, 1.1) }).toEqual({ type, shown: [...FIRST, ...settings.fields, 'options'].sort() });
+			expect({ type, shown: shown({ type }) }).toEqual({ type, shown: [...FIRST, ...settings.fields, 'options'].sort() });
 		}
-		expect(shown({ type: 'Link' }, 1.1)).toEqual([...FIRST, 'linkType', 'options', 'url'].sort());
+		expect(shown({ type: 'Link' })).toEqual([...FIRST, 'linkType', 'options', 'url'].sort());
 		const more = button.filter((field) => field.name === 'options').map((field) => [field.displayName, field.placeholder]);
-		expect(more).toEqual([
-			['More Settings', 'Add Setting'],
-			['Button Options', 'Add option'],
-		]);
-	});
-
-	test('version 1 keeps what it showed: Button Options with the JSON on every button, no settings fields', () => {
-		for (const type of BUTTON_TYPES) {
-			const linkFields = type === 'Link' ? ['linkType', 'url'] : [];
-			expect({ type, shown: shown({ type }, 1) }).toEqual({ type, shown: [...FIRST, ...linkFields, 'options'].sort() });
-		}
+		expect(more).toEqual([['More Settings', 'Add Setting']]);
 	});
 });
