@@ -46,7 +46,9 @@ const questions = (allowed) => ({
 
 /**
  * Runs every case against an n8n that `world` drives (world.mjs or queue-world.mjs: version, admin, demo,
- * sandbox, session(), publicApi, activate, deactivate), with what differs between the modes in `mode`.
+ * sandbox, session(), publicApi, activate, deactivate), with what differs between the modes in `mode`. Resolves
+ * `{ finish }` (undefined when the bots could not be set up): finish() runs the cases that wait for n8n's
+ * once-a-minute look for expired waits, and cleans up; call it after other work, so that the wait overlaps it.
  *
  * @param {object} world
  * @param {ReturnType<import('./harness.mjs').createReporter>} t
@@ -497,37 +499,50 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		await admin.clearFaults();
 	});
 
-	// --- a tap after Limit Wait Time ------------------------------------------------------------
-	await t.step('a tap after Limit Wait Time', async () => {
-		if (!late) return;
-		const done = await finished(late.id);
-		const askedAt = done?.data?.resultData?.runData?.Start?.[0]?.startTime;
-		t.check('the question with a 2 s limit goes on by itself, with its input item (no data)', done?.status === 'success' && !('data' in (nodeItems(done, AFTER)[0] ?? { data: 1 })), done?.status);
-		t.note(`it went on ${((Date.parse(done?.stoppedAt) - askedAt) / 1000).toFixed(1)} s after the question (n8n looks for expired waits once a minute)`);
-		onWorkers('the question past its time limit', late.id);
-		const message = (await admin.messages(chats.hook)).find((m) => m.message_id === late.message.message_id);
-		t.note(`its buttons ${noButtons(message?.inline_keypad) ? 'are gone' : 'stay in the chat'} after the time limit`);
-		if (noButtons(message?.inline_keypad)) return;
-		await tap(late, late.approve);
-		await admin.settle();
-		await sleep(SETTLE_MS);
-		const after = await execution(late.id);
-		t.check('a tap on them then decides nothing (one run of the node and of the next, the same end)', runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === done.stoppedAt, { ask: runs(after, ASK), after: runs(after, AFTER) });
-		t.note(`n8n's answer to the trigger: ${handOverLog(late.id).join(' | ') || '(nothing logged)'}`);
-	});
+	// The Keypad Bot's continuous trigger has done its part. It stops reading now, so that whatever runs before
+	// finish (the tests that follow in a shared world, the other queue-mode scenarios) sees no other reader of
+	// getUpdates.
+	await world.deactivate(contId).catch(() => {});
 
-	await t.step('the webhook trigger\'s own workflow', async () => {
-		await admin.act('send-message', { userId: sara.user_id, chatId: chats.hook, text: 'a message, not a tap' });
-		const executions = await ended(hookId, 1);
-		await sleep(SETTLE_MS);
-		const items = (await ended(hookId)).map((e) => nodeItems(e, HOOK_TRIGGER)[0]?.text);
-		t.eq('after all the taps, the webhook trigger\'s workflow ran once: for the one message', items, ['a message, not a tap']);
-		t.note(`(${executions.length} execution)`);
-	});
+	/**
+	 * The rest waits for n8n to go on with the question past its time limit, which n8n does when it next looks for
+	 * expired waits (once a minute, and when it starts): the caller runs it last, after other work, and it removes
+	 * the workflows and credentials.
+	 */
+	const finish = async () => {
+		// --- a tap after Limit Wait Time ------------------------------------------------------------
+		await t.step('a tap after Limit Wait Time', async () => {
+			if (!late) return;
+			const done = await finished(late.id);
+			const askedAt = done?.data?.resultData?.runData?.Start?.[0]?.startTime;
+			t.check('the question with a 2 s limit goes on by itself, with its input item (no data)', done?.status === 'success' && !('data' in (nodeItems(done, AFTER)[0] ?? { data: 1 })), done?.status);
+			t.note(`it went on ${((Date.parse(done?.stoppedAt) - askedAt) / 1000).toFixed(1)} s after the question (n8n looks for expired waits once a minute and when it starts)`);
+			onWorkers('the question past its time limit', late.id);
+			const message = (await admin.messages(chats.hook)).find((m) => m.message_id === late.message.message_id);
+			t.note(`its buttons ${noButtons(message?.inline_keypad) ? 'are gone' : 'stay in the chat'} after the time limit`);
+			if (noButtons(message?.inline_keypad)) return;
+			await tap(late, late.approve);
+			await admin.settle();
+			await sleep(SETTLE_MS);
+			const after = await execution(late.id);
+			t.check('a tap on them then decides nothing (one run of the node and of the next, the same end)', runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === done.stoppedAt, { ask: runs(after, ASK), after: runs(after, AFTER) });
+			t.note(`n8n's answer to the trigger: ${handOverLog(late.id).join(' | ') || '(nothing logged)'}`);
+		});
 
-	t.note(`tap → the next node running: ${latencies.join('; ')}`);
+		await t.step('the webhook trigger\'s own workflow', async () => {
+			await admin.act('send-message', { userId: sara.user_id, chatId: chats.hook, text: 'a message, not a tap' });
+			const executions = await ended(hookId, 1);
+			await sleep(SETTLE_MS);
+			const items = (await ended(hookId)).map((e) => nodeItems(e, HOOK_TRIGGER)[0]?.text);
+			t.eq('after all the taps, the webhook trigger\'s workflow ran once: for the one message', items, ['a message, not a tap']);
+			t.note(`(${executions.length} execution)`);
+		});
 
-	for (const id of created.workflows) await world.deactivate(id).catch(() => {});
-	// Later tests in a shared world (browser.mjs) must not see these credentials as the default for a new node.
-	for (const id of created.credentials) await s.request('DELETE', `/rest/credentials/${id}`).catch(() => {});
+		t.note(`tap → the next node running: ${latencies.join('; ')}`);
+
+		for (const id of created.workflows) await world.deactivate(id).catch(() => {});
+		// Later tests in a shared world (browser.mjs) must not see these credentials as the default for a new node.
+		for (const id of created.credentials) await (await world.session()).request('DELETE', `/rest/credentials/${id}`).catch(() => {});
+	};
+	return { finish };
 }
