@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Every end-to-end run `npm test` makes, in two lanes at once: the suite (e2e/run.mjs, with the short restart
-// torture) on each n8n version, then queue mode (e2e/queue.mjs: every scenario on 2.41.1, the chat cases on
-// 2.8.4) and, last in the second lane, `npm start` twice (e2e/start.mjs). Each run is its own process with its
-// own world (sandbox, n8n, ports, folders), so the lanes share nothing but the packed tarball, built once here.
+// Every end-to-end run `npm test` makes, several at once: the suite (e2e/run.mjs, ending with the short restart
+// torture) on each n8n version, queue mode (e2e/queue.mjs: every scenario on 2.41.1, the chat cases on 2.8.4)
+// and `npm start` twice (e2e/start.mjs). Each run is its own process with its own world (sandbox, n8n, ports,
+// folders), so they share nothing but the packed tarball, built once here. They are dealt out to lanes (two
+// unless --lanes says otherwise; RUNS below), each lane runs its runs one after the other.
 //
 // Why lanes: the runs spend most of their time waiting (for n8n to start, for triggers to read, for executions to
-// be stored and resumed); one run alone kept about a third of one core busy on 2 cores. Two at once fill the
+// be stored and resumed); the suite alone kept about a third of one core busy on 2 cores. Two at once fill the
 // waits. Each run's output is printed in one piece when it ends (and kept in a file while it runs), then a
 // summary with timings; exits 1 when anything failed.
 //
-//   node e2e/all.mjs [--no-build] [--keep] [--tgz file]
+//   node e2e/all.mjs [--lanes 2] [--no-build] [--keep] [--tgz file]
 //
 // n8n must be installed for both versions (`npm run n8n:install -- --all`, which `npm run test:e2e` runs first).
 import { spawn } from 'node:child_process';
@@ -22,19 +23,29 @@ import { packOnce } from '../tooling/world.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** The runs, lane by lane; each lane runs its runs one after the other. Balanced by their measured times. */
-const LANES = [
-	[
-		{ name: 'suite, n8n 2.41.1', file: 'run.mjs', args: ['--version', '2.41.1'] },
-		{ name: 'queue mode, n8n 2.41.1', file: 'queue.mjs', args: [] },
-	],
-	[
-		{ name: 'suite, n8n 2.8.4', file: 'run.mjs', args: ['--version', '2.8.4'] },
-		{ name: 'queue mode, n8n 2.8.4 (chat cases)', file: 'queue.mjs', args: ['--version', '2.8.4', '--only', 'chat'] },
-		// npm start packs dist/ itself (built above) and keeps nothing: no options.
-		{ name: 'npm start twice', file: 'start.mjs', args: [], options: false },
-	],
+/**
+ * The runs, each with the minutes it took in the last measurement (2 cores, e2e/README.md): the longest go first,
+ * each into the lane that has the least to do so far.
+ */
+const RUNS = [
+	{ name: 'suite, n8n 2.41.1', file: 'run.mjs', args: ['--version', '2.41.1'], minutes: 6 },
+	{ name: 'suite, n8n 2.8.4', file: 'run.mjs', args: ['--version', '2.8.4'], minutes: 5 },
+	{ name: 'queue mode, n8n 2.41.1', file: 'queue.mjs', args: [], minutes: 4.5 },
+	{ name: 'queue mode, n8n 2.8.4 (chat cases)', file: 'queue.mjs', args: ['--version', '2.8.4', '--only', 'chat'], minutes: 2 },
+	// npm start packs dist/ itself (built here) and keeps nothing: no options.
+	{ name: 'npm start twice', file: 'start.mjs', args: [], options: false, minutes: 1 },
 ];
+
+/** Deals the runs out to `count` lanes, longest first, each to the lane with the fewest minutes so far. */
+function lanes(count) {
+	const out = Array.from({ length: count }, () => ({ minutes: 0, runs: [] }));
+	for (const run of [...RUNS].sort((a, b) => b.minutes - a.minutes)) {
+		const lane = out.reduce((least, l) => (l.minutes < least.minutes ? l : least));
+		lane.runs.push(run);
+		lane.minutes += run.minutes;
+	}
+	return out.map((l) => l.runs).filter((runs) => runs.length);
+}
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -61,7 +72,12 @@ function runFile(run, { tgz, keep, logDir }) {
 }
 
 async function main() {
-	const opts = parseArgs();
+	const argv = process.argv.slice(2);
+	const at = argv.indexOf('--lanes');
+	const laneCount = at >= 0 ? Number(argv.splice(at, 2)[1]) : 2;
+	if (!(Number.isInteger(laneCount) && laneCount >= 1)) throw new Error('--lanes takes a whole number, 1 or more');
+	const opts = parseArgs(argv);
+	const LANES = lanes(laneCount);
 	const t0 = Date.now();
 	const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-e2e-all-'));
 	const pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
