@@ -102,10 +102,12 @@ export async function eventually(fn, { timeoutMs = 15_000, intervalMs = 250 } = 
 }
 
 /**
- * Runs one test against a world, with a time limit, and prints its closing line. Never throws: an
- * exception or a timeout is a failed check.
+ * Runs one test against a world, with a time limit, and prints its closing line; then, unless `finish` is false,
+ * its last part (finishLater). Never throws: an exception or a timeout is a failed check. Resolves
+ * { name, version, passed, failed, seconds, reporter }.
  */
-export async function runTest(test, world, { timeoutMs = 6 * 60_000, write = (s) => process.stdout.write(s), finish = true } = {}) {
+export async function runTest(test, world, { timeoutMs = 6 * 60_000, finish = true } = {}) {
+	const write = (s) => process.stdout.write(s);
 	const t = createReporter(test.name, { write });
 	const started = Date.now();
 	write(`\n=== ${test.name} (n8n ${world.version}) ===\n`);
@@ -113,7 +115,8 @@ export async function runTest(test, world, { timeoutMs = 6 * 60_000, write = (s)
 	const secs = ((Date.now() - started) / 1000).toFixed(1);
 	write(`${t.passed} passed, ${t.failed} failed (${test.name}, n8n ${world.version}, ${secs} s)\n`);
 	const result = { name: test.name, version: world.version, passed: t.passed, failed: t.failed, seconds: Number(secs), reporter: t };
-	if (finish) await finishTests([result], world, { write });
+	// Alone, the last part follows at once; run.mjs runs it later (finishTests).
+	if (finish) await finishTests([result], world);
 	return result;
 }
 
@@ -121,7 +124,8 @@ export async function runTest(test, world, { timeoutMs = 6 * 60_000, write = (s)
  * Runs what the tests of `results` registered with finishLater (each within a time limit) and adds its checks to
  * their counts. Never throws.
  */
-export async function finishTests(results, world, { timeoutMs = 4 * 60_000, write = (s) => process.stdout.write(s) } = {}) {
+export async function finishTests(results, world, { timeoutMs = 4 * 60_000 } = {}) {
+	const write = (s) => process.stdout.write(s);
 	for (const result of results) {
 		const t = result.reporter;
 		if (!t?.deferred.length) continue;
