@@ -33,6 +33,11 @@ const ANSWER_TITLE = 'Thank you, your answer was received';
 const DEADLINE_MS = 90_000;
 /** How long to wait before concluding that a tap decided nothing (n8n answers a tap within a second here). */
 const SETTLE_MS = 1500;
+/**
+ * How long the chat may take to show the outcome after the execution went on: the trigger tells it once n8n has
+ * accepted the tap, and in queue mode a worker can finish the execution before the trigger has heard that.
+ */
+const TOLD_MS = 15_000;
 
 /** The questions: Webhook node → Send and Wait (Answer In: Chat) → No Op, each for one bot. */
 const questions = (allowed) => ({
@@ -170,6 +175,12 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		onWorkers(label, question.id);
 		return done;
 	};
+	/** Reads until `ok(value)` holds, up to TOLD_MS (what the chat shows after a decision); resolves the last value read. */
+	const untilTold = async (read, ok) => {
+		let last;
+		await eventually(async () => ok((last = await read())), { timeoutMs: TOLD_MS, intervalMs: 200 });
+		return last;
+	};
 	const botMessagesSince = async (chatId, sinceId) => (await admin.messages(chatId)).filter((m) => m.sender_type === 'Bot' && BigInt(m.message_id) > BigInt(sinceId));
 	/** What n8n answered a trigger's hand-over for an execution, from the trigger's log lines. */
 	const handOverLog = (id) =>
@@ -240,12 +251,13 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			{ status: done?.status, data },
 		);
 		t.eq('… which the next node receives', nodeItems(done, AFTER)[0]?.data?.approved, true);
-		const message = (await admin.messages(chats.hook)).find((m) => m.message_id === question.message.message_id);
+		const message = await untilTold(async () => (await admin.messages(chats.hook)).find((m) => m.message_id === question.message.message_id), (m) => noButtons(m?.inline_keypad));
 		t.check('… the buttons are gone from the question', noButtons(message?.inline_keypad), message?.inline_keypad);
-		const replies = await botMessagesSince(chats.hook, question.message.message_id);
+		const outcome = (m) => m.text === `${LABELS.approveLabel} — Sara Karimi` && m.reply_to_message_id === question.message.message_id;
+		const replies = await untilTold(() => botMessagesSince(chats.hook, question.message.message_id), (list) => list.some(outcome));
 		t.check(
 			'… and a reply to it tells the outcome: "✅ Approve — Sara Karimi"',
-			replies.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi` && m.reply_to_message_id === question.message.message_id),
+			replies.some(outcome),
 			replies.map((m) => [m.text, m.reply_to_message_id]),
 		);
 		return question;
@@ -361,8 +373,8 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			done?.status === 'success' && answer(done)?.approved === true && answer(done)?.answeredIn === 'chat' && answer(done)?.sender_id === sara.user_id && answer(done)?.sender_name === 'Sara Karimi',
 			answer(done),
 		);
-		t.eq('… the chat keypad is removed', (await admin.chat(chats.cont)).chat_keypad, null);
-		const replies = await botMessagesSince(chats.cont, question.message.message_id);
+		t.eq('… the chat keypad is removed', await untilTold(async () => (await admin.chat(chats.cont)).chat_keypad, (keypad) => keypad === null), null);
+		const replies = await untilTold(() => botMessagesSince(chats.cont, question.message.message_id), (list) => list.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi`));
 		t.check('… and the outcome is replied', replies.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi`), replies.map((m) => m.text));
 		await say('hello after the answer');
 		const texts = ['hello before the question', 'hello while it waits', 'hello after the answer'];
@@ -380,7 +392,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		const at = await tap(question, question.decline);
 		const done = await decided('keypad Decline (continuous trigger)', question, at);
 		t.check('Decline on the keypad: the execution goes on declined, sender Sara', done?.status === 'success' && answer(done)?.approved === false && answer(done)?.sender_id === sara.user_id, answer(done));
-		t.eq('… the chat keypad is removed', (await admin.chat(chats.cont)).chat_keypad, null);
+		t.eq('… the chat keypad is removed', await untilTold(async () => (await admin.chat(chats.cont)).chat_keypad, (keypad) => keypad === null), null);
 	});
 
 	// --- a tap must carry everything the question sent (issue 29) --------------------------------
