@@ -478,7 +478,10 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		const done = await decided('group, allowed person\'s Decline', question, at);
 		const data = answer(done);
 		t.check('Reza (allowed) taps Decline: the execution goes on, not approved, sender Reza', done?.status === 'success' && data?.approved === false && data?.sender_id === reza.user_id && data?.chat_id === group.chat_id, data);
-		const outcome = (await botMessagesSince(group.chat_id, sinceTap)).filter((m) => m.text !== UNAUTHORIZED).map((m) => m.text);
+		// Until the outcome is in the group: the trigger replies after n8n accepted the tap, possibly after the execution
+		// ended, and the next case makes Rubika refuse the next sendMessage.
+		const told = await untilTold(() => botMessagesSince(group.chat_id, sinceTap), (list) => list.some((m) => m.text !== UNAUTHORIZED));
+		const outcome = told.filter((m) => m.text !== UNAUTHORIZED).map((m) => m.text);
 		t.note(`in a group the node has no name for the sender: data.sender_name ${JSON.stringify(data?.sender_name)}, the outcome reply ${JSON.stringify(outcome)}`);
 	});
 
