@@ -8,9 +8,10 @@
 //   options: --only smoke,webhook  --no-build  --keep (keep work folders)  --tgz <file> (test that tarball)
 //
 // n8n must be installed (scripts/install-n8n.mjs; done here when missing, minutes the first time).
-// Prints `N passed, N failed` per test and overall; exits 1 when anything failed.
+// Prints `N passed, N failed` per test and overall; exits 1 when anything failed. `npm test` runs this for both
+// versions at once, beside queue mode and the demo's restart (e2e/all.mjs).
 import { VARIANTS, resolveVersion } from '../tooling/install-n8n.mjs';
-import { parseArgs, runTest } from './lib/harness.mjs';
+import { finishTests, parseArgs, runTest } from './lib/harness.mjs';
 import { createWorld, packOnce } from '../tooling/world.mjs';
 import { test as aiAssistant } from './ai-assistant.mjs';
 import { test as botIdentity } from './bot-identity.mjs';
@@ -23,13 +24,25 @@ import { test as execute } from './execute.mjs';
 import { test as polling } from './polling.mjs';
 import { test as sendAndWait } from './send-and-wait.mjs';
 import { test as smoke } from './smoke.mjs';
+import { test as torture } from './torture.mjs';
 import { test as undocumented } from './undocumented.mjs';
 import { test as webhook } from './webhook.mjs';
 
-// Order matters for speed (tests that restart n8n come late) and for browser, which publishes the echo bot
-// that webhook counts the executions of: it comes after webhook. send-and-wait opens its own Chromium.
-// chat-answers makes its own bots and deletes its credentials before browser looks at the editor's defaults.
-const ALL = [smoke, credential, execute, undocumented, examples, webhook, polling, continuous, botIdentity, aiAssistant, sendAndWait, chatAnswers, browser];
+/**
+ * Where the tests' last parts (finishLater) run: send-and-wait and chat-answers each ask a question with a time
+ * limit early, which n8n goes on with when it next looks for expired waits (once a minute, and when it starts);
+ * the tests in between use that time. Before continuous, which checks that no workflow is active any more.
+ */
+const FINISH = Object.freeze({ name: 'finish', finish: true });
+
+// Order matters for speed and for what the tests see of each other:
+// - send-and-wait and chat-answers come early and finish at FINISH (above); meanwhile their webhook-started
+//   workflows and the Approvals Bot's webhook trigger stay published, nothing that reads getUpdates.
+// - browser publishes the echo bot whose executions webhook counts: it comes after webhook. send-and-wait opens
+//   its own Chromium. chat-answers deletes its credentials (at FINISH) before browser looks at the editor's defaults.
+// - tests that restart n8n come late; torture (restarts and kills n8n, reads the whole getUpdates log) is last.
+const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, polling, FINISH, continuous, botIdentity, aiAssistant, browser, torture];
+const TESTS = ALL.filter((x) => !x.finish);
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -37,10 +50,10 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 async function main() {
 	const opts = parseArgs();
 	const versions = opts.all ? Object.keys(VARIANTS) : opts.versions.length ? opts.versions.map(resolveVersion) : [resolveVersion()];
-	const tests = opts.only ? ALL.filter((x) => opts.only.includes(x.name)) : ALL;
+	const tests = opts.only ? ALL.filter((x) => x.finish || opts.only.includes(x.name)) : ALL;
 	if (opts.only) {
-		const unknown = opts.only.filter((name) => !ALL.some((x) => x.name === name));
-		if (unknown.length) throw new Error(`unknown test(s) ${unknown.join(', ')}; known: ${ALL.map((x) => x.name).join(', ')}`);
+		const unknown = opts.only.filter((name) => !TESTS.some((x) => x.name === name));
+		if (unknown.length) throw new Error(`unknown test(s) ${unknown.join(', ')}; known: ${TESTS.map((x) => x.name).join(', ')}`);
 	}
 	const t0 = Date.now();
 	const results = [];
@@ -63,11 +76,27 @@ async function main() {
 			continue;
 		}
 		try {
+			/** Tests whose last part (finishLater) has not run yet. */
+			let unfinished = [];
+			const finish = async () => {
+				const waiting = unfinished.filter((r) => r.reporter.deferred.length);
+				if (!waiting.length) return;
+				const started = Date.now();
+				await finishTests(waiting, world);
+				timings.push([`${version}: finishing ${waiting.map((r) => r.name).join(', ')}`, Date.now() - started]);
+				unfinished = [];
+			};
 			for (const test of tests) {
-				const r = await runTest(test, world);
+				if (test.finish) {
+					await finish();
+					continue;
+				}
+				const r = await runTest(test, world, { finish: false, timeoutMs: test.timeoutMs });
 				results.push(r);
+				unfinished.push(r);
 				timings.push([`${version}: ${test.name}`, r.seconds * 1000]);
 			}
+			await finish();
 		} finally {
 			const failed = results.some((r) => r.version === version && r.failed > 0);
 			const keep = opts.keep || failed;

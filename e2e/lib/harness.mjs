@@ -4,6 +4,10 @@
 //   if (isMain(import.meta.url)) await runStandalone(test);
 // so it runs alone (`node e2e/webhook.mjs [--version 2.8.4] [--keep]`) or under e2e/run.mjs, which gives
 // every test of a version one shared world (one n8n, one sandbox).
+//
+// A check that waits for n8n's once-a-minute look for expired waits (Limit Wait Time) is registered with
+// `t.finishLater(label, fn)`: alone, fn runs right after `run`; under run.mjs it runs later (finishTests), while
+// the tests in between use the time the wait would have taken.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +26,17 @@ export function createReporter(name, { write = (s) => process.stdout.write(s) } 
 	const t = {
 		name,
 		results,
+		/** What finishLater registered, in order: [{ label, fn }]. */
+		deferred: [],
+		/**
+		 * Registers the last part of a test, to run after the tests that follow it in a shared world (run.mjs) or
+		 * right after `run` when the file runs alone: where it waits for something n8n does by itself within a
+		 * minute, the tests in between use that time. Register it early (before anything may throw), so that the
+		 * clean-up in it runs in any case.
+		 */
+		finishLater(label, fn) {
+			t.deferred.push({ label, fn });
+		},
 		/** Records a check. `detail` is printed after the name (always for failures, briefly for passes). */
 		check(label, ok, detail = '') {
 			results.push({ label, ok: !!ok });
@@ -87,29 +102,58 @@ export async function eventually(fn, { timeoutMs = 15_000, intervalMs = 250 } = 
 }
 
 /**
- * Runs one test against a world, with a time limit, and prints its closing line. Never throws: an
- * exception or a timeout is a failed check.
+ * Runs one test against a world, with a time limit, and prints its closing line; then, unless `finish` is false,
+ * its last part (finishLater). Never throws: an exception or a timeout is a failed check. Resolves
+ * { name, version, passed, failed, seconds, reporter }.
  */
-export async function runTest(test, world, { timeoutMs = 6 * 60_000, prefix = '' } = {}) {
-	const t = createReporter(test.name);
+export async function runTest(test, world, { timeoutMs = 6 * 60_000, finish = true } = {}) {
+	const write = (s) => process.stdout.write(s);
+	const t = createReporter(test.name, { write });
 	const started = Date.now();
-	process.stdout.write(`\n=== ${test.name} (n8n ${world.version}) ===\n`);
+	write(`\n=== ${test.name} (n8n ${world.version}) ===\n`);
+	await withTimeout(t, `${test.name} ran to the end`, () => test.run(world, t), timeoutMs);
+	const secs = ((Date.now() - started) / 1000).toFixed(1);
+	write(`${t.passed} passed, ${t.failed} failed (${test.name}, n8n ${world.version}, ${secs} s)\n`);
+	const result = { name: test.name, version: world.version, passed: t.passed, failed: t.failed, seconds: Number(secs), reporter: t };
+	// Alone, the last part follows at once; run.mjs runs it later (finishTests).
+	if (finish) await finishTests([result], world);
+	return result;
+}
+
+/**
+ * Runs what the tests of `results` registered with finishLater (each within a time limit) and adds its checks to
+ * their counts. Never throws.
+ */
+export async function finishTests(results, world, { timeoutMs = 4 * 60_000 } = {}) {
+	const write = (s) => process.stdout.write(s);
+	for (const result of results) {
+		const t = result.reporter;
+		if (!t?.deferred.length) continue;
+		const started = Date.now();
+		const [passed, failed] = [t.passed, t.failed];
+		write(`\n=== ${result.name}, finishing (n8n ${world.version}) ===\n`);
+		for (const { label, fn } of t.deferred.splice(0)) await withTimeout(t, label, () => t.step(label, fn), timeoutMs);
+		const secs = (Date.now() - started) / 1000;
+		write(`${t.passed - passed} passed, ${t.failed - failed} failed (${result.name}, finishing, n8n ${world.version}, ${secs.toFixed(1)} s)\n`);
+		Object.assign(result, { passed: t.passed, failed: t.failed, seconds: Number((result.seconds + secs).toFixed(1)) });
+	}
+}
+
+/** Runs fn; a timeout or an exception becomes a failed check named `label`. */
+async function withTimeout(t, label, fn, timeoutMs) {
 	let timer;
 	try {
 		await Promise.race([
-			test.run(world, t),
+			fn(),
 			new Promise((_, reject) => {
-				timer = setTimeout(() => reject(new Error(`${test.name} did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+				timer = setTimeout(() => reject(new Error(`${label}: not done within ${timeoutMs / 1000} s`)), timeoutMs);
 			}),
 		]);
 	} catch (e) {
-		t.check(`${test.name} ran to the end`, false, String(e?.stack || e));
+		t.check(label, false, String(e?.stack || e));
 	} finally {
 		clearTimeout(timer);
 	}
-	const secs = ((Date.now() - started) / 1000).toFixed(1);
-	process.stdout.write(`${prefix}${t.passed} passed, ${t.failed} failed (${test.name}, n8n ${world.version}, ${secs} s)\n`);
-	return { name: test.name, version: world.version, passed: t.passed, failed: t.failed, seconds: Number(secs) };
 }
 
 /** Parses the options every e2e entry point shares. */
@@ -141,7 +185,7 @@ export async function runStandalone(test) {
 	try {
 		pack = await packOnce({ build: opts.build, tgz: opts.tgz, log: say });
 		world = await createWorld({ version, pack, workflows: (demo) => test.workflows?.(demo) ?? [], log: say });
-		result = await runTest(test, world, { prefix: '' });
+		result = await runTest(test, world);
 	} catch (e) {
 		process.stdout.write(`FAIL   setting up the world — ${e?.stack || e}\n`);
 	} finally {

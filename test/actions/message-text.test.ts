@@ -145,7 +145,7 @@ describe('Message → Send Text: keypads and send options', () => {
 	const calendar = { type: 'DatePersian', min_year: '1400', max_year: '1410', title: 'Date' };
 	const inlineBuilder = builderRows(
 		[{ text: 'Yes', id: 'yes' }, { text: 'No' }],
-		[{ text: 'Pick a date', id: 'date', type: 'calendar', options: { extra: JSON.stringify({ button_calendar: calendar }) } }],
+		[{ text: 'Pick a date', id: 'date', type: 'Calendar', options: { extra: JSON.stringify({ button_calendar: calendar }) } }],
 	);
 	const inlineBuilt = keypad(
 		[button('yes', 'Yes'), button('r1b2', 'No')],
@@ -414,7 +414,7 @@ describe('Message → Send Text: input refused before sending', () => {
 		],
 		[
 			'extra fields that try to set the button text',
-			{ inlineKeypadMode: 'builder', inlineKeypad: builderRows([{ text: 'A', options: { extra: '{"button_text": "B"}' } }]) },
+			{ inlineKeypadMode: 'builder', inlineKeypad: builderRows([{ text: 'A', type: 'Calendar', options: { extra: '{"button_text": "B"}' } }]) },
 			'Inline Keypad: row 1, button 1: extra fields may not set "button_text"; use the button\'s own field for it [item 0]',
 		],
 		['a chat keypad builder with no rows', { chatKeypadAction: 'set', chatKeypad: {} }, 'Chat Keypad: must have at least one row with at least one button [item 0]'],

@@ -21,7 +21,9 @@ const N8N_2_8_SLEEPS = {
 		}),
 };
 const NO_ABORTABLE_SLEEP = { sleep: N8N_2_8_SLEEPS.sleep };
-const N8N_2_41_SLEEPS = { sleep: (jest.requireActual('n8n-workflow') as { sleep: unknown }).sleep as (ms: number, signal?: AbortSignal) => Promise<void> };
+/** The real n8n-workflow, loaded once: loading it again for every test took most of this file's time. */
+const N8N_WORKFLOW = jest.requireActual('n8n-workflow') as { sleep: unknown };
+const N8N_2_41_SLEEPS = { sleep: N8N_WORKFLOW.sleep as (ms: number, signal?: AbortSignal) => Promise<void> };
 
 /** `pause` as loaded with the given n8n-workflow sleeps, counting the sleeps it starts. */
 function pauseWith(sleeps: object): { pause: Pause; timers: () => number } {
@@ -36,7 +38,7 @@ function pauseWith(sleeps: object): { pause: Pause; timers: () => number } {
 		const counted = Object.fromEntries(Object.entries(sleeps).map(([name, fn]) => [name, count(fn)]));
 		// `length` tells pause which sleep takes a signal; keep it as the original's.
 		for (const [name, fn] of Object.entries(sleeps)) Object.defineProperty(counted[name], 'length', { value: fn.length });
-		jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined, ...counted }));
+		jest.doMock('n8n-workflow', () => ({ ...N8N_WORKFLOW, sleepWithAbort: undefined, ...counted }));
 		loaded = (require('../../nodes/shared/pause') as { pause: Pause }).pause;
 	});
 	jest.dontMock('n8n-workflow');
