@@ -1,7 +1,7 @@
 /**
- * The continuous trigger (Rubika Trigger v2) delivering updates: one execution per update, filters,
+ * The trigger by reading delivering updates: one execution per update, filters,
  * deduplication keys, and the saved cursor that moves only past finished executions, across crashes.
- * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ContinuousTriggerHarness.
+ * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ReadingTriggerHarness.
  */
 import { ali, pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
