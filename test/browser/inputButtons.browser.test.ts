@@ -113,7 +113,7 @@ describeInBrowser('input buttons on the chat page', () => {
 
 	test('each input button of the chat keypad opens what a phone shows; the bot gets the answer and the page shows it as Sara’s message', async () => {
 		await ok(t.sandbox, 'sendMessage', { chat_id: sara.chat_id, text: 'رزرو اتاق: Book a room', chat_keypad_type: 'New', chat_keypad: INPUT_KEYPAD });
-		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id, { width: 1200, height: 960 });
 		const keypad = page.getByRole('group', { name: 'Chat keypad' });
 		await keypad.getByRole('button', { name: '✍️ Name' }).waitFor();
 		expect(await keypad.getByRole('button', { name: '✍️ Name' }).getAttribute('aria-haspopup')).toBe('dialog');
@@ -165,8 +165,6 @@ describeInBrowser('input buttons on the chat page', () => {
 
 		// Calendar, Persian: right to left, Persian months and digits, weeks from Saturday, only its years.
 		sheet = await openSheet(page, keypad, '📅 ورود', 'تاریخ ورود');
-		await page.mouse.move(0, 0);
-		await saveScreenshot(page, picture('chat-page-input-buttons.png'));
 		const persian = sheet.locator('.date-picker');
 		expect(await persian.getAttribute('lang')).toBe('fa');
 		expect(await persian.evaluate(direction)).toBe('rtl');
@@ -267,6 +265,10 @@ describeInBrowser('input buttons on the chat page', () => {
 		expect(await sheet.getByRole('radiogroup', { name: 'Places' }).getByRole('radio', { checked: true }).count()).toBe(0);
 		await sheet.getByRole('button', { name: 'Send this place' }).click();
 		expect(await nextNewMessage()).toMatchObject({ location: { latitude: '35.7', longitude: '51.4' }, aux_data: { button_id: 'meet' } });
+
+		await answerShown(page, 'meet').locator('.location-card').waitFor();
+		await page.mouse.move(0, 0);
+		await saveScreenshot(page, picture('chat-page-input-buttons.png'));
 
 		// A plain button is still a tap: no sheet, its text at once.
 		await keypad.getByRole('button', { name: '📋 Menu' }).click();

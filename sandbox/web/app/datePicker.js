@@ -95,11 +95,18 @@ function readDate(calendar, value) {
 	return calendar.toEpochDay(year, month, day);
 }
 
+/** Today where the person is (their clock's date, not UTC's), as days since 1970. */
+function localToday() {
+	const now = new Date();
+	return gregorianToEpochDay(now.getFullYear(), now.getMonth() + 1, now.getDate());
+}
+
 /**
- * The picker for one Calendar button: `node` to show, `value()` the answer's field, `focusTarget()` what takes
- * the focus when the sheet opens. `today` (days since 1970) is for tests and defaults to the browser's today.
+ * The picker for one Calendar button: `node` to show, `note` what it is, `value()` the answer's field,
+ * `focusTarget()` what takes the focus when the sheet opens.
  */
-export function datePicker(settings, today = Math.floor(Date.now() / DAY_MS)) {
+export function datePicker(settings) {
+	const today = localToday();
 	const calendar = settings.type === 'DatePersian' ? CALENDARS.DatePersian : CALENDARS.DateGregorian;
 	const thisYear = calendar.fromEpochDay(today).year;
 	const minYear = yearSetting(settings.min_year) ?? Math.min(thisYear - 100, yearSetting(settings.max_year) ?? thisYear);
