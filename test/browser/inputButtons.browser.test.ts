@@ -230,6 +230,7 @@ describeInBrowser('input buttons on the chat page', () => {
 		const cities = sheet.getByRole('radiogroup', { name: 'کدام شهر؟' });
 		expect(await cities.getByRole('radio').count()).toBe(3);
 		expect(await cities.getByRole('radio', { name: 'تهران' }).isChecked()).toBe(true);
+		expect(await cities.evaluate(direction)).toBe('rtl');
 		expect(await cities.locator('span', { hasText: 'اصفهان' }).evaluate(direction)).toBe('rtl');
 		await cities.getByRole('radio', { name: 'اصفهان' }).check();
 		await sheet.getByRole('button', { name: 'Send' }).click();
@@ -249,6 +250,7 @@ describeInBrowser('input buttons on the chat page', () => {
 		// My location: no map; a landmark picked fills latitude and longitude.
 		sheet = await openSheet(page, keypad, '📍 Where am I', '📍 Where am I');
 		const places = sheet.getByRole('radiogroup', { name: 'Places' });
+		expect(await places.evaluate(direction)).toBe('ltr');
 		expect(await places.getByRole('radio', { name: /Azadi Tower, Tehran/ }).isChecked()).toBe(true);
 		await places.getByRole('radio', { name: /Naqsh-e Jahan Square, Isfahan/ }).check();
 		expect(await sheet.getByRole('textbox', { name: 'Latitude' }).inputValue()).toBe('32.6575');
@@ -341,6 +343,37 @@ describeInBrowser('input buttons on the chat page', () => {
 		await t.sandbox.deliveriesSettled();
 		expect(endpoint.hits).toHaveLength(1);
 		expect(browser.errors(page)).toEqual([]);
+		await page.close();
+	});
+
+	test('a one-time chat keypad folds away after an answer; a keypad the bot replaced meanwhile is refused, and the page says so', async () => {
+		const picker = (id: string, title: string) => ({ id, type: 'NumberPicker', button_text: `🔢 ${title}`, button_number_picker: { min_value: '0.5', max_value: '2.5', title } });
+		await ok(t.sandbox, 'sendMessage', { chat_id: sara.chat_id, text: 'How much?', chat_keypad_type: 'New', chat_keypad: { rows: [{ buttons: [picker('old', 'Old amount')] }], one_time_keyboard: true } });
+		const page = await openChat(browser, t.sandbox, sara.user_id, sara.chat_id);
+		const keypad = page.getByRole('group', { name: 'Chat keypad' });
+		let sheet = await openSheet(page, keypad, '🔢 Old amount', 'Old amount');
+		// Decimal bounds: steps of 0.1, from the smallest value up.
+		const amount = sheet.getByRole('spinbutton', { name: 'Old amount' });
+		expect(await amount.inputValue()).toBe('0.5');
+		await sheet.getByRole('button', { name: 'Increase' }).click();
+		expect(await amount.inputValue()).toBe('0.6');
+		// While the sheet is open the bot sends another keypad: the answer's button is gone.
+		await ok(t.sandbox, 'sendMessage', { chat_id: sara.chat_id, text: 'Sorry, this one', chat_keypad_type: 'New', chat_keypad: { rows: [{ buttons: [picker('new', 'New amount')] }], one_time_keyboard: true } });
+		await sheet.getByRole('button', { name: 'Send' }).click();
+		const refusal = `chat ${sara.chat_id} shows no chat keypad button old`;
+		await sheet.getByRole('alert').filter({ hasText: refusal }).waitFor();
+		expect(await page.locator('#composer-error').textContent()).toBe(refusal);
+		await sheet.getByRole('button', { name: 'Cancel' }).click();
+		await sheet.waitFor({ state: 'hidden' });
+
+		sheet = await openSheet(page, keypad, '🔢 New amount', 'New amount');
+		await sheet.getByRole('spinbutton', { name: 'New amount' }).fill('1.7');
+		await sheet.getByRole('button', { name: 'Send' }).click();
+		expect(await nextNewMessage()).toMatchObject({ text: '1.7', aux_data: { button_id: 'new' } });
+		await keypad.waitFor({ state: 'hidden' });
+		expect(t.sandbox.chatKeypad(sara.chat_id)).toBeNull();
+		await answerShown(page, 'new').waitFor();
+		expect(browser.errors(page)).toEqual([{ kind: 'console', text: expect.stringContaining('404 (Not Found)'), url: expect.stringMatching(/\/_sandbox\/actions\/answer-button$/) }]);
 		await page.close();
 	});
 });

@@ -53,7 +53,8 @@ export function openInputSheet(button, message) {
 	const chat = currentChat();
 	const bot = botsIn(chat)[0];
 	const botName = message ? userName(message.sender_id) : bot ? bot.bot_title : 'The bot';
-	const shown = picker.open(settings, { user: known.users.get(view.userId), botName });
+	const user = known.users.get(view.userId) || { user_id: view.userId, first_name: userName(view.userId) };
+	const shown = picker.open(settings, { user, botName });
 	asking = { button, messageId: message ? message.message_id : null, chatId: view.chatId, shown };
 	el.sheet.dataset.inputType = button.type;
 	el.sheetTitle.textContent = String(settings.title || button.button_text);

@@ -108,9 +108,10 @@ export function numberPicker(settings) {
 		slider.value = show(picked);
 		if (rewrite) field.value = show(picked);
 		before.textContent = show(snap(picked - step));
-		before.hidden = picked <= min;
 		after.textContent = show(snap(picked + step));
-		after.hidden = picked >= max;
+		// Past either end the wheel shows nothing there, but keeps its place so the picked number does not move.
+		before.classList.toggle('past-end', picked <= min);
+		after.classList.toggle('past-end', picked >= max);
 		less.disabled = picked <= min;
 		more.disabled = picked >= max;
 	}
@@ -131,14 +132,21 @@ export function numberPicker(settings) {
 
 let pickerCount = 0;
 
+/** Whether a text's first letter is of a right-to-left script (Persian, Arabic, Hebrew), as dir="auto" decides. */
+function startsRightToLeft(text) {
+	const letter = /[A-Za-z\u00C0-\u024F\u0370-\u04FF]|[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.exec(text);
+	return Boolean(letter) && !/[A-Za-z\u00C0-\u024F\u0370-\u04FF]/.test(letter[0]);
+}
+
 /** StringPicker (`button_string_picker {items, default_value}`): its items, one to pick. */
 export function stringPicker(settings) {
 	const items = Array.isArray(settings.items) ? settings.items.map(String) : [];
 	const initial = items.includes(String(settings.default_value)) ? String(settings.default_value) : items[0];
 	const name = `string-picker-${(pickerCount += 1)}`;
+	// A list of Persian items reads from the right, its radio buttons on the right, as on a phone.
 	const list = h(
 		'div',
-		{ ...LABELLED_BY_TITLE, class: 'choice-list', role: 'radiogroup' },
+		{ ...LABELLED_BY_TITLE, class: 'choice-list', role: 'radiogroup', dir: items.length > 0 && startsRightToLeft(items[0]) ? 'rtl' : 'ltr' },
 		items.length === 0
 			? h('p', { class: 'muted', text: 'This picker has no items.' })
 			: items.map((item) => h('label', { class: 'choice' }, h('input', { type: 'radio', name, value: item, checked: item === initial }), h('span', { dir: 'auto', text: item }))),
