@@ -13,7 +13,7 @@
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder, so a test run leaves the repository clean.
 //
 //   node e2e/browser.mjs [--version 2.8.4] [--no-build] [--keep]
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { DEFAULT_OWNER } from '../tooling/n8n.mjs';
 
 const ECHO_BOT = 'echo-bot.json';
