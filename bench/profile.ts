@@ -13,7 +13,7 @@ import { Session } from 'node:inspector/promises';
 
 import { DEMO_USERS } from '../sandbox';
 import { runNode } from '../tooling/harness/n8n';
-import { ContinuousTriggerHarness } from '../tooling/harness/continuous';
+import { ReadingTriggerHarness } from '../tooling/harness/reading';
 import { SandboxProcess } from './lib/sandboxProcess';
 
 interface ProfileNode {
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 	const drain = async () => {
 		await sandbox.call('reset');
 		await sandbox.call('appendSyntheticUpdates', { count: 10_000 });
-		const harness = new ContinuousTriggerHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
+		const harness = new ReadingTriggerHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
 		await harness.activate();
 		// Every update starts an execution; their items are forgotten as n8n does once it has them.
 		const deadline = Date.now() + 300_000;
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 		}
 		await harness.stop();
 	};
-	const idleTriggers: ContinuousTriggerHarness[] = [];
+	const idleTriggers: ReadingTriggerHarness[] = [];
 	const idle = async () => {
 		const requests = async () => ((await sandbox.call('requestStats')) as Record<string, { total: number } | undefined>).getUpdates?.total ?? 0;
 		const before = await requests();
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 	};
 	if (target === 'idle') {
 		for (let index = 0; index < 30; index++) {
-			const trigger = new ContinuousTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
+			const trigger = new ReadingTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
 			await trigger.activate();
 			idleTriggers.push(trigger);
 		}
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
 	await session.post('Profiler.setSamplingInterval', { interval: 200 });
 	await session.post('Profiler.start');
 	for (let round = 0; round < (target === 'idle' ? 1 : 3); round++) await run();
-	await ContinuousTriggerHarness.stopAll();
+	await ReadingTriggerHarness.stopAll();
 	const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
 	session.disconnect();
 	await sandbox.close();

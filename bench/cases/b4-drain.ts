@@ -8,7 +8,7 @@
  * The executions' items are dropped as they start, as n8n hands them to an execution and forgets them; only
  * their keys are kept, to prove every update came exactly once. Both variants keep the same key set.
  */
-import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { DEMO_USERS } from '../../sandbox';
 import type { PhaseMemory } from '../lib/memory';
 import { PhaseSampler } from '../lib/memory';
@@ -61,7 +61,7 @@ caseMain<Input, B4Result>(async (input) => {
 
 		const trigger = async (): Promise<B4Run> => {
 			await fill();
-			const harness = new ContinuousTriggerHarness({
+			const harness = new ReadingTriggerHarness({
 				parameters: { firstActivation: 'processBacklog', options: { pageSize: input.pageSize } },
 				credentials: sandbox.credentials,
 			});

@@ -9,7 +9,7 @@ import { markdownToRubika } from '../../nodes/Rubika/formatting/markdown';
 import { validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 import type { MetadataPart } from '../../nodes/shared/types';
 import { MAX_METADATA_PARTS, MAX_TEXT_LENGTH } from '../../nodes/shared/types';
-import { inputError } from '../harness/inputError';
+import { inputError } from '../support/inputError';
 
 const LIMITS = { maxLength: MAX_TEXT_LENGTH, maxParts: MAX_METADATA_PARTS, field: 'Text' };
 const plain = (text: string): FormattedText => ({ text, parts: [] });

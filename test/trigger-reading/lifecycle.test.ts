@@ -1,5 +1,5 @@
 /**
- * The continuous trigger's life: what fails an activation (a setting only), stopping with nothing left in
+ * The reading trigger's life: what fails an activation (a setting only), stopping with nothing left in
  * flight, errors and backing off (one failed execution per outage, whoever activates), "Listen for test
  * event", and the bot a credential reaches: the same bot through a wrong, corrected or rotated token or
  * another address keeps its position; another bot starts anew and says so.
@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BOT_CHECK } from '../../nodes/RubikaTrigger/reading/limits';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN } from '../../sandbox';
-import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
 const t = useSandbox();
@@ -36,7 +36,7 @@ describe('activation', () => {
 	it('publishing with a token Rubika refuses: published, one failed execution however often it is activated, and it starts by itself once the token is corrected', async () => {
 		const token = 'x'.repeat(64);
 		const credentials = { accessToken: token, baseUrl: t.sandbox.baseUrl };
-		const published = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		const published = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 		await published.activate();
 		expect(published.failures.map((failure) => failure.message)).toEqual(['Rubika getMe failed: INVALID_INPUT – Invalid bot token']);
 		expect((published.failures[0] as NodeApiError).description).toMatch(/The workflow stays published: the trigger keeps its position and tries again at most a minute apart/);
@@ -61,7 +61,7 @@ describe('activation', () => {
 
 	it('an outage is over once an activation reads again: the next outage raises its alarm', async () => {
 		const credentials = { accessToken: 'x'.repeat(64), baseUrl: t.sandbox.baseUrl };
-		const refused = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		const refused = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 		await refused.activate();
 		expect(refused.failures).toHaveLength(1);
 		credentials.accessToken = DEMO_BOT_TOKEN;
@@ -261,7 +261,7 @@ describe('the credential', () => {
 	it('a bot check with the credential unchanged asks Rubika nothing: getMe only when the credential changed', async () => {
 		BOT_CHECK.intervalMs = 300;
 		const credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl };
-		const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		const harness = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 		await harness.activate();
 		const asked = t.sandbox.requestsFor('getMe').length;
 		const resolved = harness.credentialResolutions;
@@ -280,7 +280,7 @@ describe('the credential', () => {
 		/** A trigger on the demo bot that has delivered one message, with a bot check every 400 ms. */
 		async function running(credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }) {
 			BOT_CHECK.intervalMs = 400;
-			const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+			const harness = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 			await harness.activate();
 			say(t.sandbox, 'before');
 			await harness.waitForExecutions(1);
@@ -363,7 +363,7 @@ describe('the credential', () => {
 		// What the trigger wrote before: `bot` a hash of the credential, no botId; its deduplication keys are
 		// scoped by that hash.
 		const legacy = '0123456789abcdef';
-		const first = new ContinuousTriggerHarness({
+		const first = new ReadingTriggerHarness({
 			parameters: { options: { interval: 0.2 } },
 			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl },
 			database: { staticData: { 'node:Rubika Trigger': { bot: legacy } }, executions: [] },
@@ -391,7 +391,7 @@ describe('the credential', () => {
 		BOT_CHECK.intervalMs = 700;
 		const other = t.sandbox.addBot({ bot_title: 'Second bot' });
 		const credentials = { accessToken: t.sandbox.bot(t.sandbox.demo!.botId)!.token, baseUrl: t.sandbox.baseUrl };
-		const harness = new ContinuousTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
+		const harness = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 		await harness.activate();
 		say(t.sandbox, 'to the first bot');
 		await harness.waitForExecutions(1);

@@ -1,17 +1,17 @@
 /**
- * Shared setup for the webhook trigger's tests: a fresh sandbox per test, harnesses that talk to it and are
+ * Shared setup for the tests of the trigger by webhook: a fresh sandbox per test, harnesses that talk to it and are
  * closed after each test, and the answer every accepted delivery must get.
  *
  * `sandbox` is a live binding: it names the current test's sandbox once `useSandboxPerTest()` has run its
  * `beforeEach`, in every file that imports it.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
-import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../harness/webhook';
-import { WebhookHarness, freshTriggerNodeType } from '../harness/webhook';
+import { useSandbox } from '../support/sandbox';
+import type { PostAnswer, ServedRequest, WebhookHarnessOptions } from '../../tooling/harness/webhook';
+import { WebhookHarness } from '../../tooling/harness/webhook';
 
 /** What every accepted delivery must get back, whatever happens next (facts §4). */
 export const OK_ANSWER = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"status":"OK"}' };
@@ -138,4 +138,19 @@ export async function handled(trigger: WebhookHarness, count = sandbox.deliverie
 /** Resolves once `condition()` holds; the test's own timeout ends a wait that never does. */
 export async function until(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The trigger's node type loaded afresh, without the memory the node keeps in its module: what a new n8n
+ * process would load. For restarts.
+ */
+export function freshTriggerNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const loaded = require('../../nodes/RubikaTrigger/RubikaTrigger.node') as { RubikaTrigger: new () => INodeType };
+		nodeType = new loaded.RubikaTrigger();
+	});
+	if (nodeType === undefined) throw new Error('the trigger node did not load');
+	return nodeType;
 }

@@ -1,4 +1,4 @@
-/** The pure helpers behind the webhook trigger's secret and its repeated-tap window. */
+/** The pure helpers behind the webhook's secret and its repeated-tap window. */
 import {
 	deriveSecret,
 	hideSecret,

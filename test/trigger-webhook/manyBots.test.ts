@@ -7,9 +7,8 @@ import type { INodeType, WebhookPathTakenError } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { WebhookHarness, WebhookHarnessOptions } from '../harness/webhook';
-import { freshTriggerNodeType } from '../harness/webhook';
-import { OK_ANSWER, answer, harness, newMessageDelivery, registered, restart, sandbox, useSandboxPerTest } from './helpers';
+import type { WebhookHarness, WebhookHarnessOptions } from '../../tooling/harness/webhook';
+import { OK_ANSWER, answer, freshTriggerNodeType, harness, newMessageDelivery, registered, restart, sandbox, useSandboxPerTest } from './helpers';
 
 const { sara } = DEMO_USERS;
 

@@ -1,8 +1,8 @@
 /**
- * Runs the continuous Rubika Trigger (v2) the way an active n8n workflow does, in-process.
+ * Runs the Rubika Trigger receiving by reading the way a published n8n workflow does, in-process.
  *
  * The node gets n8n-core's real `TriggerContext`. What n8n does with an emit is modelled explicitly, as
- * `ContinuousTriggerHarness` plays n8n:
+ * `ReadingTriggerHarness` plays n8n:
  * - static data is saved (a deep copy into `database.staticData`) at every emit, as n8n does, and at
  *   activation; never when a trigger stops (n8n 2.8 saves the copy it loaded from its database then);
  * - an emit with a deduplication key already stored starts nothing (n8n 2.41's unique index): `dropped`
@@ -49,7 +49,7 @@ export interface Database {
 	executions: Execution[];
 }
 
-export interface ContinuousTriggerHarnessOptions {
+export interface ReadingTriggerHarnessOptions {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 	database?: Database;
@@ -70,14 +70,14 @@ export interface ContinuousTriggerHarnessOptions {
 	binaryMode?: BinaryMode;
 }
 
-export class ContinuousTriggerHarness {
+export class ReadingTriggerHarness {
 	/** Harnesses whose trigger is running, so that a test file can stop every loop it started. */
-	static readonly running = new Set<ContinuousTriggerHarness>();
+	static readonly running = new Set<ReadingTriggerHarness>();
 
 	private static workflowsMade = 0;
 
 	static async stopAll(): Promise<void> {
-		await Promise.all([...ContinuousTriggerHarness.running].map(async (harness) => await harness.stop()));
+		await Promise.all([...ReadingTriggerHarness.running].map(async (harness) => await harness.stop()));
 	}
 
 	readonly workflow: Workflow;
@@ -102,12 +102,12 @@ export class ContinuousTriggerHarness {
 
 	private manualResult: Promise<INodeExecutionData[][]> | undefined;
 
-	constructor(private readonly options: ContinuousTriggerHarnessOptions) {
+	constructor(private readonly options: ReadingTriggerHarnessOptions) {
 		const nodeType = new RubikaTrigger();
-		options.workflowId ??= `continuous-workflow-${++ContinuousTriggerHarness.workflowsMade}`;
+		options.workflowId ??= `reading-workflow-${++ReadingTriggerHarness.workflowsMade}`;
 		this.database = options.database ?? { staticData: {}, executions: [] };
 		this.node = {
-			id: 'rubika-trigger-v2',
+			id: 'rubika-trigger',
 			name: TRIGGER_NODE,
 			type: nodeType.description.name,
 			typeVersion: 1,
@@ -117,7 +117,7 @@ export class ContinuousTriggerHarness {
 		};
 		this.workflow = new Workflow({
 			id: options.workflowId,
-			name: 'continuous trigger test',
+			name: 'reading trigger test',
 			nodes: [this.node],
 			connections: {},
 			active: true,
@@ -160,7 +160,7 @@ export class ContinuousTriggerHarness {
 				emitError = (error) => reject(error);
 			});
 		}
-		this.additionalData = makeAdditionalData(this.options.credentials, `continuous-${Date.now()}`);
+		this.additionalData = makeAdditionalData(this.options.credentials, `reading-${Date.now()}`);
 		if (this.options.webhookWaitingBaseUrl) this.additionalData.webhookWaitingBaseUrl = this.options.webhookWaitingBaseUrl;
 		const context = new TriggerContext(
 			this.workflow,
@@ -178,7 +178,7 @@ export class ContinuousTriggerHarness {
 		this.response = await nodeType.trigger!.call(context as ITriggerFunctions);
 		// n8n saves static data once the trigger is active.
 		if (mode !== 'manual') this.database.staticData = clone(this.workflow.staticData);
-		ContinuousTriggerHarness.running.add(this);
+		ReadingTriggerHarness.running.add(this);
 	}
 
 	/** How often the trigger had its credential resolved since it was activated. */
@@ -199,7 +199,7 @@ export class ContinuousTriggerHarness {
 
 	/** Shutdown without saving (n8n's SIGTERM path saves nothing for triggers). */
 	async stop(): Promise<void> {
-		ContinuousTriggerHarness.running.delete(this);
+		ReadingTriggerHarness.running.delete(this);
 		await this.response?.closeFunction?.();
 		this.response = undefined;
 	}
@@ -230,9 +230,9 @@ export class ContinuousTriggerHarness {
 	}
 
 	/** n8n is killed: nothing in memory survives; a new harness reads what the database holds. */
-	async crash(overrides: Partial<ContinuousTriggerHarnessOptions> = {}): Promise<ContinuousTriggerHarness> {
+	async crash(overrides: Partial<ReadingTriggerHarnessOptions> = {}): Promise<ReadingTriggerHarness> {
 		await this.stop();
-		return new ContinuousTriggerHarness({ ...this.options, ...overrides, database: this.database });
+		return new ReadingTriggerHarness({ ...this.options, ...overrides, database: this.database });
 	}
 
 	private onEmit(data: INodeExecutionData[][], done: DonePromise | undefined, deduplicationKey?: string): void {

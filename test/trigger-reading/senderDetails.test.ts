@@ -1,5 +1,5 @@
 /**
- * Options → Add Sender Details on the continuous trigger (Rubika Trigger v2): the sender's names from getChat
+ * Options → Add Sender Details by reading: the sender's names from getChat
  * (private chats) or getChatMember (groups), one request per new sender, remembered in a bounded cache, and a
  * failed lookup that costs the update nothing but its details. Real n8n-core TriggerContext, real HTTP to the
  * sandbox.

@@ -1,5 +1,5 @@
 /**
- * Options → Download Files on the webhook trigger: the polling trigger's option (same name, same binary
+ * Options → Download Files by webhook: the same option as by reading (same name, same binary
  * field, only after the filters), with a delivery answered before its file is downloaded, and a file that
  * cannot be downloaded reported on the item instead of losing the message.
  */

@@ -1,25 +1,25 @@
-/** Shared setup for the continuous trigger's tests: a sandbox per file, a harness per test. */
+/** Shared setup for the tests of the trigger by reading: a sandbox per file, a harness per test. */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import type { ContinuousTriggerHarnessOptions } from '../../tooling/harness/continuous';
-import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
-import { useSandbox as useSandboxFixture } from '../harness/sandbox';
+import type { ReadingTriggerHarnessOptions } from '../../tooling/harness/reading';
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
+import { useSandbox as useSandboxFixture } from '../support/sandbox';
 
 export const { sara, reza, ali } = DEMO_USERS;
 
-export interface ContinuousTriggerTestContext {
+export interface ReadingTriggerTestContext {
 	readonly sandbox: RubikaSandbox;
 	/** A harness on the demo bot; `interval` defaults to 0.2 s here so that tests run quickly. */
-	harness(parameters?: INodeParameters, options?: Partial<ContinuousTriggerHarnessOptions>): ContinuousTriggerHarness;
+	harness(parameters?: INodeParameters, options?: Partial<ReadingTriggerHarnessOptions>): ReadingTriggerHarness;
 }
 
-export function useSandbox(): ContinuousTriggerTestContext {
+export function useSandbox(): ReadingTriggerTestContext {
 	const fixture = useSandboxFixture();
 	afterEach(async () => {
 		// No loop outlives its test.
-		await ContinuousTriggerHarness.stopAll();
+		await ReadingTriggerHarness.stopAll();
 		fixture.sandbox.clearFaults();
 	});
 	return {
@@ -28,7 +28,7 @@ export function useSandbox(): ContinuousTriggerTestContext {
 		},
 		harness: (parameters = {}, options = {}) => {
 			const { options: nodeOptions, ...rest } = parameters as INodeParameters & { options?: object };
-			return new ContinuousTriggerHarness({
+			return new ReadingTriggerHarness({
 				parameters: { ...rest, options: { interval: 0.2, ...(nodeOptions ?? {}) } },
 				credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: fixture.sandbox.baseUrl },
 				...options,
@@ -51,7 +51,7 @@ export const pauseMs = async (ms: number) => await new Promise((resolve) => setT
  * Waits for `count` executions, then for three more reads (0.2 s apart in these tests), and returns the items of
  * every execution started: one more than expected would show.
  */
-export async function received(harness: ContinuousTriggerHarness, count: number, timeoutMs?: number): Promise<INodeExecutionData[]> {
+export async function received(harness: ReadingTriggerHarness, count: number, timeoutMs?: number): Promise<INodeExecutionData[]> {
 	await harness.waitForExecutions(count, timeoutMs);
 	await pauseMs(600);
 	return harness.items;

@@ -1,7 +1,7 @@
 /**
- * The continuous trigger (Rubika Trigger v2) delivering updates: one execution per update, filters,
+ * The trigger by reading delivering updates: one execution per update, filters,
  * deduplication keys, and the saved cursor that moves only past finished executions, across crashes.
- * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ContinuousTriggerHarness.
+ * Real n8n-core TriggerContext, real HTTP to the sandbox; n8n's side of an emit is modelled by ReadingTriggerHarness.
  */
 import { ali, pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
@@ -49,7 +49,7 @@ describe('delivery', () => {
 		await harness.activate();
 		await harness.waitForExecutions(1);
 		const key = harness.started[0].deduplicationKey as string;
-		expect(key).toMatch(/^rubika:continuous-workflow-\d+:rubika-trigger-v2:[0-9a-z]{14}$/);
+		expect(key).toMatch(/^rubika:reading-workflow-\d+:rubika-trigger:[0-9a-z]{14}$/);
 		await harness.stop();
 
 		// The same update read again by a fresh start from the same saved state gets the same key, and n8n drops it.

@@ -1,5 +1,5 @@
 /**
- * The continuous trigger's ledger on its own: the saved cursor moves past a page only when the page was read to
+ * The reading trigger's ledger on its own: the saved cursor moves past a page only when the page was read to
  * its end and every execution started from it has finished, oldest page first. (delivery.test.ts checks the
  * same rule through the whole trigger, with n8n-core and the sandbox; this pins each case in isolation.)
  */

@@ -7,7 +7,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import { answerButtonId, tapProblem } from '../../nodes/shared/chatAnswers';
-import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
+import { fakeWaitingEndpoint, waitFor } from '../support/waitingEndpoint';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import {
 	OK_ANSWER,
@@ -201,7 +201,7 @@ describe('activation', () => {
 });
 
 describe('deliveries', () => {
-	test('a user message becomes one item shaped like the polling trigger\'s, answered 200 {"status":"OK"}', async () => {
+	test('a user message becomes one item shaped as by reading, answered 200 {"status":"OK"}', async () => {
 		const trigger = await harness();
 		await trigger.activate();
 		const message = sandbox.userSendMessage({ userId: sara.user_id, text: 'hello bot' });

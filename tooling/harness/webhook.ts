@@ -1,5 +1,5 @@
 /**
- * Runs a webhook trigger the way n8n does, in-process, behind a real HTTP server.
+ * Runs the Rubika Trigger receiving by webhook the way n8n does, in-process, behind a real HTTP server.
  *
  * - Activation builds the node's webhooks the way n8n's WebhookService does (one per description, paths from
  *   `NodeHelpers.getNodeWebhookPath`) and runs `checkExists` then `create` through n8n-core's real
@@ -42,8 +42,8 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import type { TestCredentials } from '../../tooling/harness/n8n';
-import { NodeTypes, makeAdditionalData } from '../../tooling/harness/n8n';
+import type { TestCredentials } from './n8n';
+import { NodeTypes, makeAdditionalData } from './n8n';
 
 const WEBHOOK_TRIGGER_NODE = 'Rubika Trigger';
 const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };
@@ -508,21 +508,6 @@ export class WebhookHarness {
 		}
 		record(true);
 	}
-}
-
-/**
- * The trigger's node type loaded afresh, without the memory the node keeps in its module: what a new n8n
- * process would load. For restarts.
- */
-export function freshTriggerNodeType(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const loaded = require('../../nodes/RubikaTrigger/RubikaTrigger.node') as { RubikaTrigger: new () => INodeType };
-		nodeType = new loaded.RubikaTrigger();
-	});
-	if (nodeType === undefined) throw new Error('the trigger node did not load');
-	return nodeType;
 }
 
 /** Exact match, with `:name` segments matching any one segment (n8n's dynamic webhooks). */

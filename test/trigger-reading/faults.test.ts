@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { NodeApiError } from 'n8n-workflow';
 
 import type { FaultSpec } from '../../sandbox';
-import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { keys, pauseMs, received, sendMany, texts, useSandbox } from './helpers';
 
 const t = useSandbox();
@@ -25,7 +25,7 @@ async function deliveredTwoThenTwentyFive() {
 	return { harness, early, pending };
 }
 
-async function waitForFailure(harness: ContinuousTriggerHarness, timeoutMs = 45_000): Promise<void> {
+async function waitForFailure(harness: ReadingTriggerHarness, timeoutMs = 45_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (harness.failures.length === 0) {
 		if (Date.now() > deadline) throw new Error(`no failure reported after ${timeoutMs} ms`);
@@ -106,7 +106,7 @@ describe('answers that are valid JSON but not a getUpdates answer', () => {
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
-		const harness = new ContinuousTriggerHarness({
+		const harness = new ReadingTriggerHarness({
 			parameters: { firstActivation: 'processBacklog', options: { pageSize: 1, interval: 0.2 } },
 			credentials: { accessToken: 'a'.repeat(64), baseUrl: `http://127.0.0.1:${port}` },
 		});
