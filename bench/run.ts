@@ -216,11 +216,11 @@ function versionOf(name: string): string {
 function gitCommit(): string {
 	try {
 		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'sandbox', 'test/harness'], {
+		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'sandbox', 'tooling/harness'], {
 			cwd: REPO,
 			encoding: 'utf8',
 		}).trim();
-		return dirty ? `${commit} (measured with uncommitted or untracked files in nodes/, credentials/, sandbox/ or test/harness/)` : commit;
+		return dirty ? `${commit} (measured with uncommitted or untracked files in nodes/, credentials/, sandbox/ or tooling/harness/)` : commit;
 	} catch {
 		return 'unknown';
 	}

@@ -6,7 +6,7 @@
 // {"status":"OK"} as JSON to a delivery that starts an execution, to a filtered one and to a repeated one),
 // the secret (the last segment of the registered address by default: 403 when wrong, no route without it),
 // the suffix routes after it, and an n8n restart that neither re-registers nor loses the hook. (The query
-// form of the secret is checked by the jest tests, test/webhook/.) webhook-bots.mjs checks three bots, each with
+// form of the secret is checked by the jest tests, test/trigger-webhook/.) webhook-bots.mjs checks three bots, each with
 // a workflow of its own, around the same restart.
 //
 //   node e2e/webhook.mjs [--version 2.8.4] [--no-build] [--keep]
