@@ -500,6 +500,17 @@ describe('deliveries', () => {
 		expect(trigger.executions.map((execution) => execution.items.map((item) => item.json.text))).toEqual([['sample'], ['sample']]);
 	});
 
+	test('a test execution that no test event of this process started fails saying why, instead of waiting', async () => {
+		// What a queue-mode worker sees when n8n offloads manual executions: the event reached main, not the worker.
+		const trigger = await harness({}, { test: true });
+		await trigger.activate();
+		const outcome = await trigger.runTestExecution([[{ json: { text: 'seen by another process' } }]]).then(
+			(items) => ({ items }),
+			(error: Error) => ({ error: error.message }),
+		);
+		expect(outcome).toEqual({ error: 'The test event reached n8n, but not the process running this test execution' });
+	});
+
 	test('message ids above 2^53 keep every digit', async () => {
 		sandbox.configure({ bareNumericIds: true });
 		const trigger = await harness();

@@ -523,9 +523,9 @@ export class WebhookHarness {
 	 * trigger() called in manual mode and its emit taken as the output (WorkflowExecute.executeTriggerNode).
 	 * An execution that does not end within the limit is an error: in n8n it would wait forever.
 	 */
-	private async runTestExecution(
+	async runTestExecution(
 		workflowData: INodeExecutionData[][],
-		additionalData: IWorkflowExecuteAdditionalData,
+		additionalData: IWorkflowExecuteAdditionalData = this.additionalData(),
 	): Promise<INodeExecutionData[]> {
 		const runExecutionData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node: this.node, data: { main: workflowData }, source: null }] },
@@ -537,8 +537,10 @@ export class WebhookHarness {
 		});
 		try {
 			const run = await Promise.race([execution, limit]);
-			if (run.data.resultData.error) throw run.data.resultData.error;
-			return run.data.resultData.runData[this.node.name]?.[0]?.data?.main?.[0] ?? [];
+			const task = run.data.resultData.runData[this.node.name]?.[0];
+			const error = run.data.resultData.error ?? task?.error;
+			if (error) throw error;
+			return task?.data?.main?.[0] ?? [];
 		} finally {
 			clearTimeout(timer);
 			execution.cancel();
