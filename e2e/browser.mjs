@@ -189,14 +189,7 @@ async function editorNodePanel(world, t, browser, screenshot) {
 		await byTestId('node-creator-node-item').filter({ hasText: /Manual Trigger|Trigger manually/ }).first().click();
 		await byTestId('canvas-node').first().waitFor();
 		await byTestId('node-creator-plus-button').click();
-		await byTestId('node-creator-search-bar').fill('Rubika');
-		const creator = byTestId('node-creator');
-		// n8n lists a found node as a node item, or (2.41 with the one Rubika Trigger merged into the Rubika entry) as
-		// an action item of the search results.
-		const found = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]').filter({ hasText: 'Rubika' });
-		await found.first().waitFor().catch(async (error) => {
-			throw new Error(`${error.message.split('\n')[0]}; the node creator shows: ${(await creator.innerText().catch(() => '(nothing)')).replace(/\s+/g, ' ').slice(0, 400)}; page problems: ${JSON.stringify(pageErrors(browser, page)).slice(0, 600)}; test ids around "Rubika": ${await creator.evaluate((root) => [...root.querySelectorAll('*')].filter((el) => el.children.length === 0 && el.textContent?.trim() === 'Rubika').map((el) => { const ids = []; for (let at = el; at && at !== root; at = at.parentElement) if (at.dataset?.testId) ids.push(at.dataset.testId); return ids.join(' < '); }).join(' | ')).catch((e) => e.message)}`);
-		});
+		const { creator, found } = await searchRubika(page, browser);
 		// n8n merges "Rubika Trigger" into the "Rubika" entry and, by its own rule (useActionsGeneration:
 		// "default to trigger description"), shows the trigger's description for the whole entry; a package
 		// cannot choose (only by giving the trigger a type name that does not merge, which would break saved
@@ -299,14 +292,7 @@ async function editorTriggerPanel(world, t, browser) {
 		const beforeSignIn = pageErrors(browser, page).length;
 		await page.goto(`${base}/workflow/new`);
 		await byTestId('canvas-add-button').click();
-		await byTestId('node-creator-search-bar').fill('Rubika');
-		const creator = byTestId('node-creator');
-		// n8n lists a found node as a node item, or (2.41 with the one Rubika Trigger merged into the Rubika entry) as
-		// an action item of the search results.
-		const found = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]').filter({ hasText: 'Rubika' });
-		await found.first().waitFor().catch(async (error) => {
-			throw new Error(`${error.message.split('\n')[0]}; the node creator shows: ${(await creator.innerText().catch(() => '(nothing)')).replace(/\s+/g, ' ').slice(0, 400)}; page problems: ${JSON.stringify(pageErrors(browser, page)).slice(0, 600)}; test ids around "Rubika": ${await creator.evaluate((root) => [...root.querySelectorAll('*')].filter((el) => el.children.length === 0 && el.textContent?.trim() === 'Rubika').map((el) => { const ids = []; for (let at = el; at && at !== root; at = at.parentElement) if (at.dataset?.testId) ids.push(at.dataset.testId); return ids.join(' < '); }).join(' | ')).catch((e) => e.message)}`);
-		});
+		const { creator, found } = await searchRubika(page, browser);
 		const listed = (await found.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
 		t.note(`the node creator of an empty workflow (triggers only) lists for "Rubika": ${listed.join(' | ')}`);
 		await found.first().click();
@@ -364,6 +350,22 @@ async function signIn(page, base) {
 	await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
 	await page.locator('[data-test-id="form-submit-button"]').click();
 	await page.waitForURL(signedInAlready);
+}
+
+/**
+ * Types "Rubika" into the open node creator and waits for the entry. n8n lists a found node as a node item, or (2.41
+ * with the one Rubika Trigger merged into the Rubika entry) as an action item of the search results. When it is
+ * not there, the error says what the node creator shows instead.
+ */
+async function searchRubika(page, browser) {
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await page.locator('[data-test-id="node-creator-search-bar"]').fill('Rubika');
+	const found = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]').filter({ hasText: 'Rubika' });
+	await found.first().waitFor().catch(async (error) => {
+		const shown = (await creator.innerText().catch(() => '(nothing)')).replace(/\s+/g, ' ').slice(0, 400);
+		throw new Error(`${error.message.split('\n')[0]}; the node creator shows: ${shown}; page problems: ${JSON.stringify(pageErrors(browser, page)).slice(0, 600)}`);
+	});
+	return { creator, found };
 }
 
 /** What a select shows: its input's value, or its text when it has no input with a value. */
