@@ -5,7 +5,7 @@
  *   TS_NODE_PREFER_TS_EXTS=true node -r ts-node/register/transpile-only bench/profile.ts send|send-expressions|drain|idle
  *
  * send: 1,000 Send Text items (fixed parameters); send-expressions: the same from item expressions;
- * drain: a 10,000-update backlog through the polling trigger; idle: 30 continuous triggers (n8n-core's real
+ * drain: a 10,000-update backlog through the trigger receiving by reading (Process Backlog); idle: 30 continuous triggers (n8n-core's real
  * trigger context and HTTP client) reading a bot that gets no update, profiled over 30 s of idling only,
  * with the CPU per getUpdates printed. For n8n's own share, profile a real n8n: bench/profile-idle.mjs.
  */
@@ -13,8 +13,7 @@ import { Session } from 'node:inspector/promises';
 
 import { DEMO_USERS } from '../sandbox';
 import { runNode } from '../tooling/harness/n8n';
-import { ContinuousTriggerHarness } from '../tooling/harness/continuous';
-import { PollingTriggerHarness } from '../tooling/harness/polling';
+import { ReadingTriggerHarness } from '../tooling/harness/reading';
 import { SandboxProcess } from './lib/sandboxProcess';
 
 interface ProfileNode {
@@ -44,15 +43,21 @@ async function main(): Promise<void> {
 	const drain = async () => {
 		await sandbox.call('reset');
 		await sandbox.call('appendSyntheticUpdates', { count: 10_000 });
-		const harness = new PollingTriggerHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
-		for (let tick = 0; tick < 100; tick++) {
-			const { items: emitted, error } = await harness.tick();
-			if (error) throw error;
-			if (emitted.length === 0) break;
-			harness.emitted.length = 0;
+		const harness = new ReadingTriggerHarness({ parameters: { firstActivation: 'processBacklog' }, credentials: sandbox.credentials });
+		await harness.activate();
+		// Every update starts an execution; their items are forgotten as n8n does once it has them.
+		const deadline = Date.now() + 300_000;
+		for (let started = 0; started < 10_000; ) {
+			if (harness.failures.length > 0) throw harness.failures[0];
+			if (Date.now() > deadline) throw new Error(`drain: ${started} of 10,000 updates after 5 minutes`);
+			started += harness.started.length;
+			harness.started.length = 0;
+			harness.database.executions.length = 0;
+			await new Promise((resolve) => setTimeout(resolve, 1));
 		}
+		await harness.stop();
 	};
-	const idleTriggers: ContinuousTriggerHarness[] = [];
+	const idleTriggers: ReadingTriggerHarness[] = [];
 	const idle = async () => {
 		const requests = async () => ((await sandbox.call('requestStats')) as Record<string, { total: number } | undefined>).getUpdates?.total ?? 0;
 		const before = await requests();
@@ -67,7 +72,7 @@ async function main(): Promise<void> {
 	};
 	if (target === 'idle') {
 		for (let index = 0; index < 30; index++) {
-			const trigger = new ContinuousTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
+			const trigger = new ReadingTriggerHarness({ parameters: { options: {} }, credentials: sandbox.credentials });
 			await trigger.activate();
 			idleTriggers.push(trigger);
 		}
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
 	await session.post('Profiler.setSamplingInterval', { interval: 200 });
 	await session.post('Profiler.start');
 	for (let round = 0; round < (target === 'idle' ? 1 : 3); round++) await run();
-	await ContinuousTriggerHarness.stopAll();
+	await ReadingTriggerHarness.stopAll();
 	const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
 	session.disconnect();
 	await sandbox.close();

@@ -2,7 +2,7 @@
  * The probe's hand in the chat it tests in, shared by the method run (sequence.ts) and the interactive run
  * (interactive.ts): calls labelled as steps, and messages sent that are deleted again, at once or at the end.
  */
-import { parseKeypad } from '../nodes/shared/keypad';
+import { parseKeypad } from '../nodes/Rubika/keypad';
 import type { Keypad, RubikaMethod } from '../nodes/shared/types';
 import type { Answer } from '../sandbox/probeReport';
 import type { ProbeClient, StepLabel } from './client';

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { InputError } from '../nodes/shared/errors';
 import { isPlainObject } from '../nodes/shared/json';
-import { buttonSettings, buttonSettingsKey } from '../nodes/shared/keypad/settings';
+import { buttonSettings, buttonSettingsKey } from '../nodes/Rubika/keypad/settings';
 import { BUTTON_TYPES } from '../nodes/shared/types';
 import type { InputKind } from '../sandbox/inputAnswers';
 import { INPUT_BUTTON_TYPES } from '../sandbox/inputAnswers';

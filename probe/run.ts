@@ -6,7 +6,7 @@
 import packageJson from '../package.json';
 import { redactToken } from '../nodes/shared/transport/redact';
 import { RUBIKA_METHODS } from '../nodes/shared/types';
-import { saysMethodIsUnknown } from '../nodes/shared/unknownMethod';
+import { saysMethodIsUnknown } from '../nodes/shared/transport/unknownMethod';
 import { DEMO_BOT_TOKEN, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS, startSandbox } from '../sandbox';
 import type { Difference, Exchange, Findings, MethodSummary, ProbeReport, ProbeSettings } from '../sandbox/probeReport';
 import { REPORT_FORMAT, UNKNOWN_METHOD, answerOf, isRateLimited } from '../sandbox/probeReport';

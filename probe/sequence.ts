@@ -7,7 +7,7 @@
 import { isPlainObject } from '../nodes/shared/json';
 import type { RubikaMethod } from '../nodes/shared/types';
 import { UNDOCUMENTED_METHODS } from '../nodes/shared/types';
-import { saysMethodIsUnknown } from '../nodes/shared/unknownMethod';
+import { saysMethodIsUnknown } from '../nodes/shared/transport/unknownMethod';
 import type { Answer, Findings, ProbeSettings } from '../sandbox/probeReport';
 import { UNKNOWN_METHOD, isRateLimited } from '../sandbox/probeReport';
 import { ProbeChat, keypad, textOf } from './chat';

@@ -25,7 +25,7 @@ import { ActionError } from './errors';
 import { GUID_PATTERN, MessageIdSequence, newGuid, newOpaqueId, newToken, TOKEN_PATTERN } from './ids';
 import type { SavedUpdateLog } from './updates';
 import { UpdateLog } from './updates';
-import { CHANNEL_USERNAME } from '../nodes/shared/buttonLink';
+import { CHANNEL_USERNAME } from '../nodes/Rubika/keypad/buttonLink';
 
 export interface EndpointRecord {
 	type: UpdateEndpointType;

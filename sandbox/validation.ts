@@ -4,8 +4,8 @@
  * the field. Optional fields sent as JSON null count as absent, as several libraries send them that way.
  */
 import type { BotCommand, Keypad, Metadata, MetadataPart } from '../nodes/shared/types';
-import { buttonLinkProblems } from '../nodes/shared/buttonLink';
-import type { ButtonLinkProblem } from '../nodes/shared/buttonLink';
+import { buttonLinkProblems } from '../nodes/Rubika/keypad/buttonLink';
+import type { ButtonLinkProblem } from '../nodes/Rubika/keypad/buttonLink';
 import { BUTTON_LINK_TYPES, BUTTON_TYPES, METADATA_TYPES } from '../nodes/shared/types';
 import type { LinkButtonsMode, OneTimeKeyboardSpelling, SandboxConfig } from './config';
 import { invalidInput } from './errors';

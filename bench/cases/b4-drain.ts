@@ -1,16 +1,15 @@
 /**
- * B4: working off a backlog of pending updates with the polling trigger, as an active workflow does: n8n-core's
- * PollTriggerExecutor polls until a poll emits nothing (the trigger reads at most "Max Updates per Poll" per
- * poll, so a long backlog takes several). Baseline: a raw getUpdates paging loop (keep-alive, JSON.parse, the
- * same page size) that does nothing with the updates but count them.
+ * B4: working off a backlog of pending updates with the Rubika Trigger receiving by reading ("Process
+ * Backlog"), as an active workflow does: n8n-core's real TriggerContext, the trigger reading getUpdates page by
+ * page and starting one execution per update (each finishes at once, so the trigger never waits for n8n).
+ * Timed from the activation to the last execution started. Baseline: a raw getUpdates paging loop (keep-alive,
+ * JSON.parse, the same page size) that does nothing with the updates but count them.
  *
- * Emitted items are dropped after each poll, as n8n hands them to an execution and forgets them; only their
- * keys are kept, to prove every update came exactly once. Both variants keep the same key set.
+ * The executions' items are dropped as they start, as n8n hands them to an execution and forgets them; only
+ * their keys are kept, to prove every update came exactly once. Both variants keep the same key set.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { DEMO_USERS } from '../../sandbox';
-import { PollingTriggerHarness } from '../../tooling/harness/polling';
 import type { PhaseMemory } from '../lib/memory';
 import { PhaseSampler } from '../lib/memory';
 import { caseMain } from '../lib/proc';
@@ -21,15 +20,12 @@ import { elapsedMs, median } from '../lib/stats';
 interface Input {
 	updates: number;
 	pageSize: number;
-	/** The trigger's "Max Updates per Poll"; undefined = its default. */
-	maxUpdatesPerPoll?: number;
 	warmups: number;
 	repeats: number;
 }
 
 export interface B4Run {
 	ms: number;
-	polls: number;
 	requests: number;
 	memory: PhaseMemory;
 }
@@ -37,10 +33,12 @@ export interface B4Run {
 export interface B4Result {
 	updates: number;
 	pageSize: number;
-	maxUpdatesPerPoll?: number;
 	trigger: { runs: B4Run[]; medianMs: number };
 	raw: { runs: B4Run[]; medianMs: number };
 }
+
+/** How long the trigger may take to work the backlog off before the run counts as failed. */
+const DRAIN_TIMEOUT_MS = 300_000;
 
 caseMain<Input, B4Result>(async (input) => {
 	const sandbox = await SandboxProcess.start();
@@ -63,32 +61,33 @@ caseMain<Input, B4Result>(async (input) => {
 
 		const trigger = async (): Promise<B4Run> => {
 			await fill();
-			const options: INodeParameters = { pageSize: input.pageSize };
-			if (input.maxUpdatesPerPoll !== undefined) options.maxUpdatesPerPoll = input.maxUpdatesPerPoll;
-			const harness = new PollingTriggerHarness({
-				parameters: { firstActivation: 'processBacklog', options },
+			const harness = new ReadingTriggerHarness({
+				parameters: { firstActivation: 'processBacklog', options: { pageSize: input.pageSize } },
 				credentials: sandbox.credentials,
 			});
 			const keys = new Set<string>();
 			let delivered = 0;
-			let polls = 0;
 			const sampler = new PhaseSampler();
 			sampler.begin();
 			const start = process.hrtime.bigint();
-			// Bounded: a backlog of N needs N / maxUpdatesPerPoll polls and one that finds nothing.
-			for (let tick = 0; tick < 1000; tick++) {
-				const { items, error } = await harness.tick();
-				polls++;
-				if (error) throw error;
-				if (items.length === 0) break;
-				for (const item of items) keys.add(String(item.json.update_key));
-				delivered += items.length;
-				harness.emitted.length = 0;
+			await harness.activate();
+			// Takes the started executions' keys and forgets their items, until every update has started one.
+			const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+			while (delivered < input.updates) {
+				if (harness.failures.length > 0) throw harness.failures[0];
+				if (Date.now() > deadline) throw new Error(`trigger: ${delivered} of ${input.updates} updates after ${DRAIN_TIMEOUT_MS} ms`);
+				for (const execution of harness.started) keys.add(String(execution.item.json.update_key));
+				delivered += harness.started.length;
+				harness.started.length = 0;
+				harness.database.executions.length = 0;
+				if (delivered < input.updates) await new Promise((resolve) => setTimeout(resolve, 1));
 			}
 			const ms = elapsedMs(start);
 			const memory = sampler.end();
+			const asked = await requests();
+			await harness.stop();
 			check(keys, delivered, 'trigger');
-			return { ms, polls, requests: await requests(), memory };
+			return { ms, requests: asked, memory };
 		};
 
 		const raw = async (): Promise<B4Run> => {
@@ -118,7 +117,7 @@ caseMain<Input, B4Result>(async (input) => {
 			const memory = sampler.end();
 			agent.destroy();
 			check(keys, delivered, 'raw');
-			return { ms, polls: 1, requests: await requests(), memory };
+			return { ms, requests: await requests(), memory };
 		};
 
 		const runs = { trigger: [] as B4Run[], raw: [] as B4Run[] };
@@ -133,7 +132,6 @@ caseMain<Input, B4Result>(async (input) => {
 		return {
 			updates: input.updates,
 			pageSize: input.pageSize,
-			maxUpdatesPerPoll: input.maxUpdatesPerPoll,
 			trigger: { runs: runs.trigger, medianMs: median(runs.trigger.map((run) => run.ms)) },
 			raw: { runs: runs.raw, medianMs: median(runs.raw.map((run) => run.ms)) },
 		};

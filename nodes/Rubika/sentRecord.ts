@@ -25,7 +25,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
 import { CAMPAIGN_FIELD } from './actions/message/common';
-import type { RubikaOperation, SentParts } from './actions/types';
+import type { SentParts } from '../shared/transport';
+import type { RubikaOperation } from './actions/types';
 import { readString } from './helpers/params';
 
 /**

@@ -1,35 +1,57 @@
 /**
- * Rubika Trigger: version 2 reads updates continuously and answers within about a second (2.1, the default for
- * new nodes, restarts from the oldest kept update when Rubika rejects the saved position; 2 stops with an error
- * there); version 1 polls on n8n's schedule and stays for the workflows that use it.
+ * Rubika Trigger: starts the workflow with each update the bot receives, in one of two ways (Receive
+ * Updates): by reading getUpdates in a loop (reading/: no public address needed), or by a webhook Rubika posts
+ * to (webhook/: instant, and the only way taps on buttons under a message arrive). One node type carries
+ * both: n8n activates its webhooks only when the trigger receives by webhook (webhook/routes.ts), and runs
+ * `trigger()` for every published trigger, which reads only when it receives by reading.
  */
-import type { INodeTypeBaseDescription } from 'n8n-workflow';
-import { VersionedNodeType } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RUBIKA_ICON } from '../shared/descriptions';
-import { PollingTrigger } from './pollingTrigger';
-import { ContinuousTrigger } from './continuousTrigger';
+import { triggerProperties, triggerWebhooks } from './description';
+import { startReading } from './reading/reader';
+import { readTriggerSettings } from './settings';
+import { activationMethods } from './webhook/activation';
+import { receiveDelivery } from './webhook/delivery';
+import { emitTestEvent } from './webhook/testEvent';
 
-/** What n8n shows for the node as a whole (the node creator, the search); each version adds its panel. */
-const baseDescription: INodeTypeBaseDescription = {
-	displayName: 'Rubika Trigger',
-	name: 'rubikaTrigger',
-	icon: RUBIKA_ICON,
-	group: ['trigger'],
-	description:
-		'Starts the workflow within about a second when your Rubika bot receives a message or another update. No public URL needed.',
-	defaultVersion: 2.1,
-};
+export class RubikaTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Rubika Trigger',
+		name: 'rubikaTrigger',
+		icon: RUBIKA_ICON,
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["receiveUpdates"] === "webhook" ? "By webhook" : "By reading"}}',
+		description:
+			'Starts the workflow when your Rubika bot receives a message, an update or a keypad tap: by reading (no public address needed) or by webhook (instant)',
+		defaults: { name: 'Rubika Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'rubikaApi', required: true }],
+		webhooks: triggerWebhooks,
+		properties: triggerProperties,
+	};
 
-export class RubikaTrigger extends VersionedNodeType {
-	constructor() {
-		super(
-			{
-				1: new PollingTrigger(baseDescription),
-				2: new ContinuousTrigger(baseDescription, 2),
-				2.1: new ContinuousTrigger(baseDescription, 2.1),
-			},
-			baseDescription,
-		);
+	webhookMethods = activationMethods();
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const settings = readTriggerSettings(this);
+		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); nothing runs here but
+		// the hand-over of a test event to the manual execution it starts (webhook/testEvent.ts).
+		if (settings.receive.by === 'webhook') return this.getMode() === 'manual' ? emitTestEvent(this) : {};
+		return await startReading(this, settings, settings.receive.reading);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery(this);
 	}
 }

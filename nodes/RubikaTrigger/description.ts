@@ -1,16 +1,183 @@
 /**
- * The parts of Rubika Trigger's panel that both versions show: what starts the workflow, where the first
- * activation starts, the filters, and the options that read getUpdates the same way.
+ * Rubika Trigger's panel and webhooks, for both ways of receiving updates (Receive
+ * Updates): reading getUpdates (no public address needed) or a webhook Rubika posts to (instant, and the only
+ * way inline keypad taps arrive). Parameter names, defaults and webhook paths are part of saved workflows and
+ * registered addresses: never change them. Reading the panel: settings.ts.
  */
-import type { INodeProperties, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/descriptions';
+import { optionsCollection, sortedByName } from '../shared/descriptions';
 import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
+import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
+import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import { addSenderDetailsOption } from '../shared/updates/sender';
+import { OTHER_DELIVERY_TYPE } from './webhook/deliveryItem';
+import { webhookRoutes } from './webhook/routes';
+
+export const RECEIVE_UPDATES_PARAMETER = 'receiveUpdates';
+export type ReceiveUpdates = 'reading' | 'webhook';
+/** The Secret parameter: where the secret goes in the registered address. */
+export const SECRET_PARAMETER = 'secretLocation';
 
 export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_INTERVAL_SECONDS = 1;
+export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
+export const MIN_INTERVAL_SECONDS = 0.2;
+export const MAX_INTERVAL_SECONDS = 3600;
+/** Options → Repeated Tap Window when it is not set. */
+export const DEFAULT_TAP_WINDOW_SECONDS = 5;
+
+/** What the trigger may do when Rubika rejects the saved position (Options → If Rubika Rejects the Saved Position). */
+export const ON_REJECTED_POSITION = ['error', 'restartFromOldest', 'skipToNow'] as const;
+export type OnRejectedPosition = (typeof ON_REJECTED_POSITION)[number];
+
+const reading = { show: { [RECEIVE_UPDATES_PARAMETER]: ['reading'] } };
+const byWebhook = { show: { [RECEIVE_UPDATES_PARAMETER]: ['webhook'] } };
+/** The same, for an option inside Options (n8n reads a top-level parameter there with a leading slash). */
+const readingOption = { show: { [`/${RECEIVE_UPDATES_PARAMETER}`]: ['reading'] } };
+const webhookOption = { show: { [`/${RECEIVE_UPDATES_PARAMETER}`]: ['webhook'] } };
+
+const receiveUpdatesProperty: INodeProperties = {
+	displayName: 'Receive Updates',
+	name: RECEIVE_UPDATES_PARAMETER,
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'By Reading (No Public Address Needed)',
+			value: 'reading',
+			description: 'Asks Rubika for new updates about once a second (getUpdates). Works on any n8n, also without a public address.',
+		},
+		{
+			name: 'By Webhook (Instant, Inline Keypad Taps)',
+			value: 'webhook',
+			description: 'Rubika posts each update to this n8n the moment it happens. Needs n8n at a public HTTPS address; the only way taps on buttons under a message arrive.',
+		},
+	],
+	default: 'reading',
+	description: 'How the bot\'s updates reach this trigger',
+};
+
+const notices: INodeProperties[] = [
+	{
+		displayName:
+			'Reads new updates from Rubika about once a second, so n8n needs no public address. Each update starts its own execution. Taps on buttons under a message reach only a webhook: choose By Webhook for those. If this bot also has a webhook registered, Rubika may deliver updates there instead.',
+		name: 'readingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: reading,
+	},
+	{
+		displayName:
+			'Rubika sends each bot\'s updates to one address. Publishing this workflow points the bot here; while another published workflow receives the same bot, publishing fails with an error that names it. Rubika needs a public HTTPS address (n8n\'s WEBHOOK_URL); on a local n8n choose By Reading.',
+		name: 'webhookNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: byWebhook,
+	},
+];
+
+const endpointOptions: Array<{ name: string; value: UpdateEndpointType; description: string }> = [
+	{
+		name: 'Inline Keypad Taps (ReceiveInlineMessage)',
+		value: 'ReceiveInlineMessage',
+		description: 'Taps on buttons of inline keypads under the bot\'s messages. They arrive only here, never by reading.',
+	},
+	{
+		name: 'Queries (ReceiveQuery)',
+		value: 'ReceiveQuery',
+		description: 'Rubika does not document what it sends here; deliveries arrive as type "Other" with the raw body',
+	},
+	{
+		name: 'Selection Item Requests (GetSelectionItem)',
+		value: 'GetSelectionItem',
+		description: 'For Selection buttons that load items from the bot. Undocumented body: arrives as type "Other".',
+	},
+	{
+		name: 'Selection Searches (SearchSelectionItems)',
+		value: 'SearchSelectionItems',
+		description: 'For Selection buttons with API search. Undocumented body: arrives as type "Other".',
+	},
+	{
+		name: 'Updates (ReceiveUpdate)',
+		value: 'ReceiveUpdate',
+		description: 'New, edited and removed messages, chat keypad taps, bot started and stopped, payments',
+	},
+];
+
+const webhookProperties: INodeProperties[] = [
+	{
+		displayName: 'Secret',
+		name: SECRET_PARAMETER,
+		type: 'options',
+		options: [
+			{
+				name: 'In the Path (Recommended)',
+				value: 'path',
+				description: 'The registered address ends in /(secret), which every service and proxy passes on',
+			},
+			{
+				name: 'As a Query Parameter',
+				value: 'query',
+				description:
+					'The registered address ends in ?secret=(secret). Whether Rubika keeps query strings is not documented: use it only if something in front of n8n cannot route the longer path.',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'No secret: anyone who learns the address can start this workflow with made-up updates',
+			},
+		],
+		default: 'path',
+		displayOptions: byWebhook,
+		description:
+			'A secret derived from the bot token goes into the address registered with Rubika, and deliveries without it are refused (403). Rubika signs nothing it sends, so this is what tells its deliveries from anyone else\'s.',
+	},
+	{
+		displayName:
+			'Without a secret, anyone who knows or guesses this workflow\'s webhook address can make it run with fake updates (fake senders, fake texts). Turn it off only when something in front of n8n checks the deliveries.',
+		name: 'secretOffWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { [RECEIVE_UPDATES_PARAMETER]: ['webhook'], [SECRET_PARAMETER]: ['off'] } },
+	},
+	{
+		displayName: 'Endpoints',
+		name: 'endpoints',
+		type: 'multiOptions',
+		required: true,
+		options: endpointOptions,
+		default: ['ReceiveUpdate', 'ReceiveInlineMessage'],
+		displayOptions: byWebhook,
+		description:
+			'Which of the bot\'s endpoints to point at this workflow when it is published. Each one is taken over from whatever held it before.',
+	},
+];
+
+/** By webhook, Update Types offer the two kinds of event only a webhook receives too. */
+const updateTypesProperties: INodeProperties[] = [
+	{ ...updateTypesProperty, displayOptions: reading },
+	{
+		...updateTypesProperty,
+		options: sortedByName([
+			...(updateTypesProperty.options ?? []),
+			{
+				name: 'Inline Keypad Tap',
+				value: INLINE_MESSAGE_TYPE,
+				description: 'A user tapped a button of an inline keypad (needs the ReceiveInlineMessage endpoint)',
+			},
+			{
+				name: 'Other Delivery',
+				value: OTHER_DELIVERY_TYPE,
+				description:
+					'A body that is neither an update nor an inline keypad tap, e.g. from ReceiveQuery; the raw body is in "update"',
+			},
+		]),
+		default: ['NewMessage', INLINE_MESSAGE_TYPE],
+		displayOptions: byWebhook,
+	},
+];
 
 const firstActivationProperty: INodeProperties = {
 	displayName: 'On First Activation',
@@ -20,38 +187,36 @@ const firstActivationProperty: INodeProperties = {
 		{
 			name: 'Start From Now',
 			value: 'startFromNow',
-			description: 'Skip the updates that were waiting before the workflow was first activated',
+			description: 'Skip the updates that were waiting before the workflow was first published',
 		},
 		{
 			name: 'Process Backlog',
 			value: 'processBacklog',
-			description: 'Also process the updates Rubika still keeps from before the first activation',
+			description: 'Also process the updates Rubika still keeps from before the first publishing',
 		},
 	],
 	default: 'startFromNow',
+	displayOptions: reading,
 	description:
-		'What to do with older updates the first time the workflow is activated. Later activations always continue where the trigger stopped.',
+		'What to do with older updates the first time the workflow is published. Later activations always continue where the trigger stopped.',
 };
 
-/** What the trigger may do when Rubika rejects the saved position (Options → If Rubika Rejects the Saved Position). */
-export const ON_REJECTED_POSITION = ['error', 'restartFromOldest', 'skipToNow'] as const;
-export type OnRejectedPosition = (typeof ON_REJECTED_POSITION)[number];
-
-/**
- * The first version that, by default, restarts from the oldest update Rubika keeps when it rejects the saved
- * position, instead of stopping: an unattended bot stays alive, and what was already run is recognised and
- * dropped (n8n's deduplication keys on 2.41+, the trigger's recently delivered keys on every version).
- * Workflows built with earlier versions keep stopping with an error.
- */
-const RESTART_BY_DEFAULT_FROM_VERSION = 2.1;
-
-/** What the trigger does by default when Rubika rejects the saved position, for a node version. */
-export function onRejectedPositionDefault(version: number): OnRejectedPosition {
-	return version >= RESTART_BY_DEFAULT_FROM_VERSION ? 'restartFromOldest' : 'error';
-}
-
-function onRejectedPositionOption(version: number): INodeProperties {
-	return {
+const options = optionsCollection([
+	addSenderDetailsOption,
+	downloadFilesOption(
+		'By webhook, Rubika is answered before the download starts, and a file that cannot be downloaded still starts the workflow, without binary data and with file_error saying why.',
+	),
+	{
+		displayName: 'Idle Interval (Seconds)',
+		name: 'idleInterval',
+		type: 'number',
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
+		default: DEFAULT_IDLE_INTERVAL_SECONDS,
+		displayOptions: readingOption,
+		description:
+			'The wait used instead of Interval once the bot has had no update for five minutes, to save requests while nobody writes. Set it equal to Interval to never slow down.',
+	},
+	{
 		displayName: 'If Rubika Rejects the Saved Position',
 		name: 'onRejectedPosition',
 		type: 'options',
@@ -72,63 +237,53 @@ function onRejectedPositionOption(version: number): INodeProperties {
 				description: 'Continue with updates that arrive from now on',
 			},
 		],
-		default: onRejectedPositionDefault(version),
+		default: 'restartFromOldest',
+		displayOptions: readingOption,
 		description:
-			'What to do when Rubika no longer accepts the position the trigger saved (for example after Rubika lost it, or the credential was switched to another bot)',
-	};
-}
+			'What to do when Rubika no longer accepts the position the trigger saved (for example after Rubika lost it)',
+	},
+	{
+		displayName: 'Interval (Seconds)',
+		name: 'interval',
+		type: 'number',
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 1 },
+		default: DEFAULT_INTERVAL_SECONDS,
+		displayOptions: readingOption,
+		description:
+			'How long to wait before asking Rubika again when it had nothing new. While updates keep coming, the next request goes out at once.',
+	},
+	{
+		displayName: 'Page Size',
+		name: 'pageSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1000 },
+		default: DEFAULT_PAGE_SIZE,
+		displayOptions: readingOption,
+		description: 'How many updates to ask Rubika for in one getUpdates request',
+	},
+	binaryPropertyNameOption,
+	{
+		displayName: 'Repeated Tap Window (Seconds)',
+		name: 'tapRepeatWindow',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: DEFAULT_TAP_WINDOW_SECONDS,
+		displayOptions: webhookOption,
+		description:
+			'Identical inline keypad taps (same user, message and button) arriving within this many seconds start one execution. Rubika\'s taps carry no ID or time, so a tap delivered twice cannot be told apart from a second tap any other way. 0 treats every tap as new.',
+	},
+]);
 
-const pageSizeOption: INodeProperties = {
-	displayName: 'Page Size',
-	name: 'pageSize',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 1000 },
-	default: DEFAULT_PAGE_SIZE,
-	description: 'How many updates to ask Rubika for in one getUpdates request',
-};
+/** The panel, in the order the editor shows it. */
+export const triggerProperties: INodeProperties[] = [
+	receiveUpdatesProperty,
+	...notices,
+	...webhookProperties,
+	...updateTypesProperties,
+	firstActivationProperty,
+	updateFiltersProperty,
+	options,
+];
 
-/** What one version of the trigger says about itself beyond what every version shares. */
-export interface TriggerVersion {
-	version: number;
-	subtitle: string;
-	/** The node's one-line description where this version's differs from the base's. */
-	description?: string;
-	/** The notice at the top of the panel: how this version reads updates. */
-	notice: string;
-	/** This version's own options, shown among the shared ones. */
-	options: INodeProperties[];
-	/** Version 1 runs on n8n's poll schedule. */
-	polling?: true;
-}
-
-/**
- * A version's whole description: the node's base description, no inputs, one output, the Rubika credential,
- * and the panel every version shows in this order (its own notice first, its own options among the shared).
- */
-export function triggerVersionDescription(base: INodeTypeBaseDescription, own: TriggerVersion): INodeTypeDescription {
-	return {
-		...base,
-		version: own.version,
-		subtitle: own.subtitle,
-		...(own.description ? { description: own.description } : {}),
-		defaults: { name: 'Rubika Trigger' },
-		...(own.polling ? { polling: true } : {}),
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'rubikaApi', required: true }],
-		properties: [
-			{ displayName: own.notice, name: 'notice', type: 'notice', default: '' },
-			updateTypesProperty,
-			firstActivationProperty,
-			updateFiltersProperty,
-			optionsCollection([
-				addSenderDetailsOption,
-				downloadFilesOption(),
-				onRejectedPositionOption(own.version),
-				...own.options,
-				pageSizeOption,
-				binaryPropertyNameOption,
-			]),
-		],
-	};
-}
+/** The trigger's webhooks (they exist only while it receives by webhook). */
+export const triggerWebhooks = webhookRoutes(RECEIVE_UPDATES_PARAMETER, SECRET_PARAMETER);

@@ -1,13 +1,13 @@
 /**
  * The one way this package downloads a Rubika file: getFile, then a GET of its download_url streamed into
  * n8n's binary data (to disk in n8n's filesystem mode), never collected whole in memory here. File →
- * Download (action node) and "Download Files" (both triggers) use it; they differ only in which file name
+ * Download (action node) and the trigger's "Download Files" use it; they differ only in which file name
  * wins and in what a failed download means.
  *
- * Both triggers download only for items that passed their filters, never before. The polling trigger can
- * read the same updates again on its next poll, so a failure that may pass on a later try fails the poll;
- * the webhook trigger gets each delivery once, so every failure is reported on the item instead
- * (`file_error`) and the workflow still starts.
+ * The trigger downloads only for items that passed its filters, never before. Reading, it can read the
+ * same updates again, so a failure that may pass on a later try fails the read; by webhook it gets each
+ * delivery once, so every failure is reported on the item instead (`file_error`) and the workflow still
+ * starts.
  */
 import type {
 	IBinaryData,
@@ -16,7 +16,6 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeProperties,
-	IPollFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -28,7 +27,7 @@ import { callRubika, streamFromRubika } from './transport';
 import type { UpdateItem } from './updates/item';
 
 /** The contexts that can store binary data (n8n-core gives all three the same binary helpers). */
-export type DownloadContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | IWebhookFunctions;
+export type DownloadContext = IExecuteFunctions | ITriggerFunctions | IWebhookFunctions;
 
 export interface DownloadedFile {
 	binary: IBinaryData;
@@ -145,7 +144,7 @@ export type ReportedFailures = 'final' | 'every';
  * Content-Type), or, for a reported failure, without binary data and with `file_error` saying why.
  */
 export async function withDownloadedFile(
-	context: IPollFunctions | ITriggerFunctions | IWebhookFunctions,
+	context: ITriggerFunctions | IWebhookFunctions,
 	item: UpdateItem,
 	settings: DownloadSettings,
 	reported: ReportedFailures,

@@ -4,9 +4,9 @@
  * n8n forbids timers in nodes; n8n-workflow's sleeps are the way to wait. Which of them can be cut short
  * depends on the n8n running the node: `sleepWithAbort(ms, signal)` (n8n 2.8), `sleep(ms, signal)` (n8n 2.41),
  * neither in some versions between. `pause` uses the one this n8n has, so a wait of a second costs one timer:
- * an idle continuous trigger wakes once per read instead of ten times (each wake of an idle process costs CPU;
+ * an idle reading trigger wakes once per read instead of ten times (each wake of an idle process costs CPU;
  * BENCHMARKS.md B8). Where n8n has none, the wait is cut into short sleeps that check the stop signal in
- * between. Either way whoever stops the waiter (the continuous trigger's close function) waits at most
+ * between. Either way whoever stops the waiter (the reading trigger's close function) waits at most
  * PAUSE_SLICE_MS, and when `pause` returns no timer of ours is left running.
  */
 import * as workflow from 'n8n-workflow';

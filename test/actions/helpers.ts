@@ -9,7 +9,7 @@ import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN } from '../../sandbox';
 import type { BinaryMode, InputItem, NodeRunResult } from '../../tooling/harness/n8n';
 import { runNode, useBinaryMode } from '../../tooling/harness/n8n';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 
 export interface ActionSandbox {
 	/** The file's sandbox; available from beforeAll on. */

@@ -7,8 +7,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
-import { BUTTON_SETTINGS } from '../../nodes/shared/keypad';
+import { BUTTON_SETTINGS } from '../../nodes/Rubika/keypad';
 import { BUTTON_TYPES } from '../../nodes/shared/types';
 
 /** Every field, nested ones (collections, fixed collections) included, with the path to it. */
@@ -26,10 +25,7 @@ function fields(properties: INodeProperties[], path = ''): Array<[string, INodeP
 
 const panels: Array<[string, INodeProperties[]]> = [
 	['Rubika', new Rubika().description.properties],
-	['Rubika Trigger v1', new RubikaTrigger().nodeVersions[1].description.properties],
-	['Rubika Trigger v2', new RubikaTrigger().nodeVersions[2].description.properties],
-	['Rubika Webhook Trigger v1', new RubikaWebhookTrigger().nodeVersions[1].description.properties],
-	['Rubika Webhook Trigger v2', new RubikaWebhookTrigger().nodeVersions[2].description.properties],
+	['Rubika Trigger', new RubikaTrigger().description.properties],
 ];
 
 // Containers (Options, Send Options, …) are named by what they hold; their fields carry the descriptions.

@@ -9,9 +9,9 @@ import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import type { ChatDecision } from '../../nodes/shared/chatAnswers';
 import { answerButtonId, fallbackLinkProof, readAnswerButton, resumeTokenOfTap, signTap, tapProblem } from '../../nodes/shared/chatAnswers';
 import { useActionSandbox } from './helpers';
-import { useSandbox as useContinuousTriggerSandbox } from '../continuous-trigger/helpers';
-import { ContinuousTriggerHarness } from '../../tooling/harness/continuous';
-import { fakeWaitingEndpoint, waitFor } from '../harness/waitingEndpoint';
+import { useSandbox as useContinuousTriggerSandbox } from '../trigger-reading/helpers';
+import { ReadingTriggerHarness } from '../../tooling/harness/reading';
+import { fakeWaitingEndpoint, waitFor } from '../support/waitingEndpoint';
 
 const sara = DEMO_USERS.sara;
 const reza = DEMO_USERS.reza;
@@ -217,7 +217,7 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(tapProblem(DEMO_BOT_TOKEN, body, { executionId: '41', decisions: ['decline'], chatId: sara.chat_id }, Date.now())).toBeUndefined();
 			expect(body.rubikaChatAnswer).toMatchObject({ button_id: id, decision: 'decline', chat_id: sara.chat_id, sender_id: sara.user_id });
 		} finally {
-			await ContinuousTriggerHarness.stopAll();
+			await ReadingTriggerHarness.stopAll();
 			await waiting.close();
 		}
 	});
@@ -235,7 +235,7 @@ describe('the continuous trigger hands keypad taps on answer buttons to the wait
 			expect(trigger.items.map((item) => item.json.text)).toEqual(['after']);
 			expect(waiting.received).toEqual([]);
 		} finally {
-			await ContinuousTriggerHarness.stopAll();
+			await ReadingTriggerHarness.stopAll();
 			await waiting.close();
 		}
 	});
@@ -273,7 +273,7 @@ describe('the chat is told the outcome by the trigger whose tap n8n accepted, af
 				keypadEdits: t.sandbox.requests.filter((r) => r.method === 'editChatKeypad').length,
 			};
 		} finally {
-			await ContinuousTriggerHarness.stopAll();
+			await ReadingTriggerHarness.stopAll();
 			await waiting.close();
 		}
 	}

@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser, saveScreenshot } from './browser';
 

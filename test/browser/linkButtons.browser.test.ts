@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser } from './browser';
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import { RubikaApi, rubikaRequestUrl } from '../../credentials/RubikaApi.credentials';
 import { DEMO_BOT_TOKEN, startSandbox } from '../../sandbox';
-import { testRubikaCredential } from '../harness/credentialTest';
-import { useSandbox } from '../harness/sandbox';
+import { testRubikaCredential } from '../../tooling/harness/credentialTest';
+import { useSandbox } from '../support/sandbox';
 
 const t = useSandbox();
 

@@ -1,6 +1,6 @@
 import { parseJsonField, parseJsonKeepingBigIntegers } from '../../nodes/shared/json';
 
-import { inputError } from '../harness/inputError';
+import { inputError } from '../support/inputError';
 
 describe('parseJsonKeepingBigIntegers', () => {
 	it('keeps the digits of a bare integer above 2^53 and parses everything else as JSON.parse does', () => {

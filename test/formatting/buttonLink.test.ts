@@ -2,9 +2,9 @@
  * The one set of link-button rules (nodes/shared/buttonLink.ts): what it finds, and that the node (before
  * sending) and the sandbox (as the service) refuse exactly the same buttons, each in its own words.
  */
-import { appLinkOf, buttonLinkProblems } from '../../nodes/shared/buttonLink';
+import { appLinkOf, buttonLinkProblems } from '../../nodes/Rubika/keypad/buttonLink';
 import { InputError } from '../../nodes/shared/errors';
-import { validateKeypad as validateNodeKeypad } from '../../nodes/shared/keypad';
+import { validateKeypad as validateNodeKeypad } from '../../nodes/Rubika/keypad';
 import { defaultConfig } from '../../sandbox/config';
 import { ApiError } from '../../sandbox/errors';
 import { validateKeypad as validateSandboxKeypad } from '../../sandbox/validation';

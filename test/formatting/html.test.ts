@@ -1,5 +1,5 @@
-import { htmlToRubika } from '../../nodes/shared/html';
-import { validateMetadataParts } from '../../nodes/shared/metadata';
+import { htmlToRubika } from '../../nodes/Rubika/formatting/html';
+import { validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 import type { MetadataPart } from '../../nodes/shared/types';
 
 /**

@@ -3,8 +3,8 @@
  * HTML with varied tag spellings, references and line breaks, give the same text and the same parts — and that
  * text and those parts are what the document means, so the two cannot agree on a shared mistake unseen.
  */
-import { htmlToRubika } from '../../nodes/shared/html';
-import { markdownToRubika } from '../../nodes/shared/markdown';
+import { htmlToRubika } from '../../nodes/Rubika/formatting/html';
+import { markdownToRubika } from '../../nodes/Rubika/formatting/markdown';
 import { METADATA_TYPES } from '../../nodes/shared/types';
 import { partTypes, plainText, randomDocument, seededRandom, toHtml, toMarkdown } from './randomFormatting';
 

@@ -1,7 +1,7 @@
-import { keypadFromBuilderRows, parseKeypad, validateKeypad } from '../../nodes/shared/keypad';
+import { keypadFromBuilderRows, parseKeypad, validateKeypad } from '../../nodes/Rubika/keypad';
 import type { Keypad } from '../../nodes/shared/types';
 
-import { inputError } from '../harness/inputError';
+import { inputError } from '../support/inputError';
 
 const YES_NO: Keypad = {
 	rows: [

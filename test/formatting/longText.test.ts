@@ -3,13 +3,13 @@
  * or broken (surrogate pairs, grapheme clusters, formatting), and that every piece fits in both units Rubika
  * might count.
  */
-import type { FormattedText } from '../../nodes/shared/formattedText';
-import { splitFormattedText } from '../../nodes/shared/longText';
-import { markdownToRubika } from '../../nodes/shared/markdown';
-import { validateMetadataParts } from '../../nodes/shared/metadata';
+import type { FormattedText } from '../../nodes/Rubika/formatting/formattedText';
+import { splitFormattedText } from '../../nodes/Rubika/formatting/longText';
+import { markdownToRubika } from '../../nodes/Rubika/formatting/markdown';
+import { validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 import type { MetadataPart } from '../../nodes/shared/types';
 import { MAX_METADATA_PARTS, MAX_TEXT_LENGTH } from '../../nodes/shared/types';
-import { inputError } from '../harness/inputError';
+import { inputError } from '../support/inputError';
 
 const LIMITS = { maxLength: MAX_TEXT_LENGTH, maxParts: MAX_METADATA_PARTS, field: 'Text' };
 const plain = (text: string): FormattedText => ({ text, parts: [] });

@@ -1,5 +1,5 @@
-import { markdownToRubika } from '../../nodes/shared/markdown';
-import { validateMetadataParts } from '../../nodes/shared/metadata';
+import { markdownToRubika } from '../../nodes/Rubika/formatting/markdown';
+import { validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 import type { MetadataPart } from '../../nodes/shared/types';
 
 /**

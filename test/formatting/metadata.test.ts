@@ -1,6 +1,6 @@
-import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/shared/metadata';
+import { isLinkUrl, parseMetadataJson, utf16Length, validateMetadataParts } from '../../nodes/Rubika/formatting/metadata';
 
-import { inputError } from '../harness/inputError';
+import { inputError } from '../support/inputError';
 
 const SMILE = '\u{1F600}'; // 2 UTF-16 units
 

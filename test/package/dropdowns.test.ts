@@ -8,7 +8,6 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, IN
 import { RESOURCES } from '../../nodes/Rubika/actions';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
-import { RubikaWebhookTrigger } from '../../nodes/RubikaWebhookTrigger/RubikaWebhookTrigger.node';
 
 type Choice = INodePropertyOptions | INodeProperties | INodePropertyCollection;
 
@@ -31,10 +30,7 @@ function dropdowns(properties: readonly INodeProperties[], path: string[] = []):
 
 const descriptions: Record<string, INodeTypeDescription> = {
 	Rubika: new Rubika().description,
-	'Rubika Trigger v1': new RubikaTrigger().nodeVersions[1].description,
-	'Rubika Trigger v2': new RubikaTrigger().nodeVersions[2].description,
-	'Rubika Webhook Trigger v1': new RubikaWebhookTrigger().nodeVersions[1].description,
-	'Rubika Webhook Trigger v2': new RubikaWebhookTrigger().nodeVersions[2].description,
+	'Rubika Trigger': new RubikaTrigger().description,
 };
 
 /**

@@ -13,7 +13,7 @@ import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import type { InteractiveFindings, InteractiveStep, ProbeReport } from '../../sandbox/probeReport';
 import { replayOptions } from '../../sandbox/replay';
 import { useReceiver } from '../sandbox/helpers';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 
 const { sara } = DEMO_USERS;
 const t = useSandbox();

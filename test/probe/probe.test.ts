@@ -14,7 +14,7 @@ import { runProbe } from '../../probe/run';
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
 import { replayOptions } from '../../sandbox/replay';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { api } from '../sandbox/helpers';
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 import { DEMO_BOT_ID, DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import type { Receiver } from './helpers';
 import { adminCall, api, ok, startReceiver } from './helpers';
 

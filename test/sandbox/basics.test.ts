@@ -12,7 +12,7 @@ import {
 	DEMO_USERS,
 	startSandbox,
 } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { api, fails, ok } from './helpers';
 
 const { sara, ali } = DEMO_USERS;

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
 import { escapeHtml, isSafeUrl, previewText, renderText } from '../../sandbox/web/render';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { adminCall, ok, startReceiver } from './helpers';
 
 const { sara, ali } = DEMO_USERS;

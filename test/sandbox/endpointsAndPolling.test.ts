@@ -3,7 +3,7 @@
  * (`endpointStopsPolling`), and how an endpoint is removed (`endpointRemoval`). Each knob both ways.
  */
 import { DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { fails, ok, useReceiver } from './helpers';
 
 const { sara } = DEMO_USERS;

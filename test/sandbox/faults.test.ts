@@ -1,7 +1,7 @@
 import axios from 'axios';
 
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { api, multipartBody, ok, postRaw } from './helpers';
 
 const { sara } = DEMO_USERS;

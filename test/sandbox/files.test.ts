@@ -4,7 +4,7 @@ import http from 'node:http';
 
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import { MultipartParser } from '../../sandbox/multipart';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { fails, multipartBody, ok, postRaw, uploadFile } from './helpers';
 
 const { sara } = DEMO_USERS;

@@ -1,6 +1,6 @@
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { fails, ok, uploadFile } from './helpers';
 
 const { sara, reza } = DEMO_USERS;

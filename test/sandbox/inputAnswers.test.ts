@@ -4,7 +4,7 @@
  * and the two knobs where the libraries disagree on the answer's shape: inlineInputAnswers and phoneAnswer.
  */
 import { DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { adminCall, ok, useReceiver } from './helpers';
 
 const { sara } = DEMO_USERS;

@@ -5,7 +5,7 @@
  */
 import { MAX_TEXT_LENGTH } from '../../nodes/shared/types';
 import { DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { fails, ok } from './helpers';
 
 const { sara } = DEMO_USERS;

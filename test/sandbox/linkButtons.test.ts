@@ -3,7 +3,7 @@
  * accepts and refuses, the `linkButtons` switch that plays a service without them, and what a tap does.
  */
 import { DEMO_CHANNEL_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { adminCall, fails, ok } from './helpers';
 
 const { sara, ali } = DEMO_USERS;

@@ -4,7 +4,7 @@
  * (`mentionsOutsideGroups`, refused as documented). Each knob both ways.
  */
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { fails, ok } from './helpers';
 
 const { sara } = DEMO_USERS;

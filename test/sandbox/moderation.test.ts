@@ -1,5 +1,5 @@
 import { DEMO_BOT_ID, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_QUIET_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { fails, ok } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;

@@ -17,7 +17,7 @@ import {
 	DEMO_USERS,
 } from '../../sandbox';
 import { UNDOCUMENTED_METHODS } from '../../nodes/shared/types';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { adminCall, api, fails, ok } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;

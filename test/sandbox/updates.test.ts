@@ -1,5 +1,5 @@
 import { DEMO_BOT_ID, DEMO_BOT_USERNAME, DEMO_CHANNEL_ID, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { api, fails, ok } from './helpers';
 
 const { sara, reza, ali } = DEMO_USERS;

@@ -1,5 +1,5 @@
 import { DEMO_BOT_ID, DEMO_USERS } from '../../sandbox';
-import { useSandbox, withSandbox } from '../harness/sandbox';
+import { useSandbox, withSandbox } from '../support/sandbox';
 import { ok, useReceiver } from './helpers';
 
 const { sara } = DEMO_USERS;

@@ -5,7 +5,7 @@
  * rateLimitGate.test.ts.
  */
 import { useProcessedItemsStore } from '../../tooling/harness/processedItems';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import type { TestBot } from './broadcast';
 import { newBot } from './broadcast';
 

@@ -6,7 +6,7 @@
 import type { NodeApiError } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../sandbox/api';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import type { TestBot } from './broadcast';
 import { newBot } from './broadcast';
 

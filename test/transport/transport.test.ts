@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEMO_BOT_TOKEN, DEMO_USERS, startSandbox } from '../../sandbox';
 import { runNode } from '../../tooling/harness/n8n';
-import { useSandbox } from '../harness/sandbox';
+import { useSandbox } from '../support/sandbox';
 import { TransportProbe } from './probe';
 
 const t = useSandbox();

@@ -2,7 +2,7 @@
  * How a Rubika that lacks a method answers is not documented (facts §1), so every plausible "no such method"
  * answer must become one clear message, and nothing else may be mistaken for it.
  */
-import { saysMethodIsUnknown, unknownMethodReport, undocumentedMethodHint } from '../../nodes/shared/unknownMethod';
+import { saysMethodIsUnknown, unknownMethodReport, undocumentedMethodHint } from '../../nodes/shared/transport/unknownMethod';
 
 describe('recognising "no such method"', () => {
 	test.each([

@@ -172,3 +172,53 @@ describe('filters', () => {
 		expect(['/', '//x', 'hi /x'].map((text) => passes(text, { onlyCommands: true }))).toEqual([false, false, false]);
 	});
 });
+
+describe('button, chat type, content and age filters', () => {
+	const itemOf = (update: Record<string, unknown>) => updateToItem(update as unknown as Update);
+	const messageIn = (chat: string, fields: Record<string, unknown>) =>
+		itemOf({ type: 'NewMessage', chat_id: chat, new_message: { message_id: '1', time: String(Math.floor(Date.now() / 1000)), sender_type: 'User', sender_id: 'u0a', ...fields } });
+
+	it('Button IDs keeps only taps on those buttons', () => {
+		const filters = parseUpdateFilters([], { buttonIds: 'yes, no' });
+		expect(matchesFilters(messageIn('b0a', { text: 'Yes', aux_data: { button_id: 'yes' } }), filters)).toBe(true);
+		expect(matchesFilters(messageIn('b0a', { text: 'Maybe', aux_data: { button_id: 'maybe' } }), filters)).toBe(false);
+		expect(matchesFilters(messageIn('b0a', { text: 'typed' }), filters)).toBe(false);
+	});
+
+	it('Chat Types keeps private chats, groups or channels, told by the id\'s prefix', () => {
+		const filters = parseUpdateFilters([], { chatTypes: ['group', 'channel'] });
+		expect([messageIn('g0x', { text: 'a' }), messageIn('c0x', { text: 'b' }), messageIn('b0x', { text: 'c' })].map((entry) => [entry.chat_type, matchesFilters(entry, filters)])).toEqual([
+			['group', true],
+			['channel', true],
+			['private', false],
+		]);
+	});
+
+	it('Content Types keeps messages with that content', () => {
+		const filters = parseUpdateFilters([], { contentKinds: ['file', 'location'] });
+		const kinds = [
+			messageIn('b0a', { text: 'hi' }),
+			messageIn('b0a', { file: { file_id: 'f', file_name: 'a.pdf' } }),
+			messageIn('b0a', { location: { latitude: '1', longitude: '2' } }),
+			messageIn('b0a', { contact_message: { phone_number: '1' } }),
+			messageIn('b0a', { poll: { question: 'q' } }),
+			messageIn('b0a', { sticker: { sticker_id: 's' } }),
+		];
+		expect(kinds.map((entry) => entry.content_kind)).toEqual(['text', 'file', 'location', 'contact', 'poll', 'sticker']);
+		expect(kinds.map((entry) => matchesFilters(entry, filters))).toEqual([false, true, true, false, false, false]);
+	});
+
+	it('Ignore Updates Older Than drops what is older when read; what has no time passes', () => {
+		const filters = parseUpdateFilters([], { maxAgeSeconds: 60 });
+		const now = Date.now();
+		const old = messageIn('b0a', { text: 'old', time: String(Math.floor(now / 1000) - 3600) });
+		expect(matchesFilters(old, filters, now)).toBe(false);
+		expect(matchesFilters(messageIn('b0a', { text: 'new' }), filters, now)).toBe(true);
+		expect(matchesFilters(updateToItem({ chat_id: 'b0a', message_id: '1', sender_id: 'u0a', text: 'tap', aux_data: { button_id: 'x' } } as never), filters, now)).toBe(true);
+	});
+
+	it('refuses a chat type or content type it does not know, naming the field', () => {
+		expect(() => parseUpdateFilters([], { chatTypes: ['supergroup'] })).toThrow(/"supergroup" is not one of private, group, channel/);
+		expect(() => parseUpdateFilters([], { maxAgeSeconds: -1 })).toThrow(/must be 0 or more/);
+	});
+});

@@ -1,33 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { CallOptions } from '../../shared/transport';
-
-/**
- * How one item's requests are sent. The node creates the execution's call options once (its Request Options:
- * retries, timeout, and the bot's rate-limit gate that paces every request of every execution for the bot and
- * makes them wait out a refusal together); the runner hands them, with the item's index, to
- * `execute`, which passes them on unchanged to every transport call of the item:
- * `callRubika(this, 'sendSticker', body, call)`, and to the helpers that upload or download. Passed, not kept
- * beside the context, so a call that is not given them is visibly one without the node's settings.
- */
-export type ItemCall = CallOptions & {
-	itemIndex: number;
-	/** Only for an item sent under a campaign (Skip Chats Already Sent): its messages sent by a run that failed. */
-	sentParts?: SentParts;
-};
-
-/**
- * Skip Chats Already Sent for an item that sends several messages (a long text split up, a file and the rest
- * of its caption). Its chat is recorded only once every message went; when one fails, those sent before it
- * are recorded here, so that a re-run of the item sends only the rest. Each message is named by a label that
- * says what it holds: a changed text is a new message.
- */
-export interface SentParts {
-	/** Of these labels, those an earlier run recorded as sent. */
-	sentBefore(labels: string[]): Promise<Set<string>>;
-	/** Records these messages as sent; the record is written before the node returns or throws. */
-	delivered(labels: string[]): void;
-}
+import type { ItemCall } from '../../shared/transport';
 
 /**
  * One operation of the Rubika node: its place in the Resource/Operation dropdowns, its fields and what it

@@ -13,7 +13,7 @@ import { InputError, toNodeError } from '../../shared/errors';
 import { callRubika, uploadToRubika } from '../../shared/transport';
 import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
 import type { FileType } from '../../shared/types';
-import type { ItemCall } from '../actions/types';
+import type { ItemCall } from '../../shared/transport';
 
 export const BINARY_FIELD = 'Input Binary Field';
 const FILE_TYPE_FIELD = 'File Type';

@@ -1,12 +1,12 @@
 /**
- * The keypad builder's fields for a button type's settings object (node version 1.1 on): the list, date,
+ * The keypad builder's fields for a button type's settings object: the list, date,
  * number and text pickers, the text box and the map. Each is shown for the types whose settings object the
  * reader (nodes/shared/keypad/settings.ts) makes from it.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ButtonSettingsFields } from '../../shared/keypad';
-import { BUTTON_SETTINGS } from '../../shared/keypad';
+import type { ButtonSettingsFields } from '../keypad';
+import { BUTTON_SETTINGS } from '../keypad';
 import * as rubika from '../../shared/types';
 
 /** An option's words: its name in the panel and what it does. */
@@ -20,7 +20,7 @@ function choices<T extends string>(values: readonly T[], named: Record<T, Choice
 export const TYPES_WITH_SETTINGS = Object.keys(BUTTON_SETTINGS);
 
 /**
- * A settings field (version 1.1 on), shown for the types whose settings object is made from it; which
+ * A settings field, shown for the types whose settings object is made from it; which
  * those are is read from the reader's own list (BUTTON_SETTINGS), so the panel and the request agree.
  */
 function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFields }): INodeProperties {

@@ -6,11 +6,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { optionsNamedByValue } from '../../shared/descriptions';
 import { InputError } from '../../shared/errors';
-import type { FormattedText } from '../../shared/formattedText';
-import { htmlToRubika } from '../../shared/html';
-import { splitFormattedText } from '../../shared/longText';
-import { markdownToRubika } from '../../shared/markdown';
-import { parseMetadataJson, utf16Length, validateMetadataParts } from '../../shared/metadata';
+import type { FormattedText } from '../formatting/formattedText';
+import { htmlToRubika } from '../formatting/html';
+import { splitFormattedText } from '../formatting/longText';
+import { markdownToRubika } from '../formatting/markdown';
+import { parseMetadataJson, utf16Length, validateMetadataParts } from '../formatting/metadata';
 import { MAX_METADATA_PARTS, MAX_TEXT_LENGTH, METADATA_TYPES } from '../../shared/types';
 import type { MetadataPart, MetadataType } from '../../shared/types';
 import { inputModeProperties } from './inputMode';

@@ -4,8 +4,8 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { keypadFromBuilderRows, parseKeypad } from '../../shared/keypad';
-import type { BuilderRow } from '../../shared/keypad';
+import { keypadFromBuilderRows, parseKeypad } from '../keypad';
+import type { BuilderRow } from '../keypad';
 import type { Keypad } from '../../shared/types';
 import { inputModeProperties } from './inputMode';
 import { keypadBuilderProperty } from './keypadRows';
@@ -31,7 +31,7 @@ export function inlineKeypadProperties({ required = false } = {}): INodeProperti
 			name: 'inlineKeypadMode',
 			default: required ? 'builder' : 'none',
 			description:
-				'Buttons shown under the message. Taps reach the bot as inline messages (Rubika Webhook Trigger), with the button ID.',
+				'Buttons shown under the message. Taps reach the bot as inline messages (Rubika Trigger, By Webhook), with the button ID.',
 		},
 		[
 			{

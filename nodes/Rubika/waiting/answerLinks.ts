@@ -10,7 +10,7 @@ import { InputError, isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
 import type { Keypad, MetadataPart } from '../../shared/types';
 import { MAX_METADATA_PARTS } from '../../shared/types';
-import type { ItemCall } from '../actions/types';
+import type { ItemCall } from '../../shared/transport';
 import { approvalLabels, labelOr } from './labels';
 import type { ResponseType } from './webhook';
 

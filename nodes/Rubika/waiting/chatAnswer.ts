@@ -12,7 +12,7 @@ import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
 import type { Keypad, MetadataPart } from '../../shared/types';
 import { senderOf } from '../../shared/updates/sender';
-import type { ItemCall } from '../actions/types';
+import type { ItemCall } from '../../shared/transport';
 import { approvalLabels } from './labels';
 
 const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
@@ -34,12 +34,12 @@ export const answerInProperty: INodeProperties = {
 		{
 			name: 'Chat: Buttons Under the Message',
 			value: 'inlineButtons',
-			description: 'One tap in the chat. Needs a published Rubika Webhook Trigger for the same bot (inline taps reach only its webhook).',
+			description: 'One tap in the chat. Needs a published Rubika Trigger receiving by webhook for the same bot (inline taps reach only a webhook).',
 		},
 		{
 			name: 'Chat: Keypad Buttons',
 			value: 'chatKeypad',
-			description: 'One tap on the keypad under the input box. Needs a published Rubika Trigger or Rubika Webhook Trigger for the same bot; works without a public address.',
+			description: 'One tap on the keypad under the input box. Needs a published Rubika Trigger for the same bot, by reading or by webhook; works without a public address.',
 		},
 		{ name: 'Web Page', value: 'webPage', description: 'Links that open a page in the phone\'s browser' },
 	],

@@ -7,7 +7,6 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
-	IPollFunctions,
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -16,7 +15,6 @@ export const CREDENTIAL_TYPE = 'rubikaApi';
 
 export type RubikaContext =
 	| IExecuteFunctions
-	| IPollFunctions
 	| ITriggerFunctions
 	| IHookFunctions
 	| ILoadOptionsFunctions

@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { chatIdHints } from '../chatIdHints';
+import { chatIdHints } from './chatIdHints';
 import { isPlainObject, parseJsonKeepingBigIntegers } from '../json';
-import { undocumentedMethodHint, unknownMethodReport } from '../unknownMethod';
+import { undocumentedMethodHint, unknownMethodReport } from './unknownMethod';
 import type { RawResponse } from './failures';
 import { AttemptFailure, httpFailure } from './failures';
 import { isRateLimitStatus, readRetryAfter, retryable } from './retryPolicy';

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from 'n8n-workflow';
 
-import { unknownMethodReport } from '../unknownMethod';
+import { unknownMethodReport } from './unknownMethod';
 import type { WaitBudgetSpent } from './retryPolicy';
 import { retryable } from './retryPolicy';
 

@@ -7,7 +7,7 @@
 export { CREDENTIAL_TYPE, resolveCredential } from './credential';
 export type { ResolvedCredential } from './credential';
 export { callAnyMethod, callRubika } from './call';
-export type { CallOptions } from './retry';
+export type { CallOptions, ItemCall, SentParts } from './retry';
 export { executionCallOptions } from './retry';
 export { declaredLength, openFileUrl, streamFromRubika, uploadToRubika } from './files';
 export type { DownloadStream } from './files';

@@ -29,7 +29,7 @@ export function answerButtonOf(item: UpdateItem): AnswerButton | undefined {
  * expression evaluates it in this context: a parameter the node does not have falls back to that expression.
  * The trigger has no execution of its own, so the address ends in a placeholder id, which is dropped.
  * n8n 2.41 evaluates expressions only while it activates a workflow or handles a request ("No bridge acquired
- * for this context" otherwise): the continuous trigger reads the address once, at its start; the webhook
+ * for this context" otherwise): the trigger reading getUpdates reads the address once, at its start; by webhook
  * trigger with each delivery. Undefined, and said in the log, where n8n cannot give it.
  */
 export function waitingAddressOf(context: TriggerContext): string | undefined {

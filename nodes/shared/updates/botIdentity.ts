@@ -2,7 +2,7 @@
  * Which bot a trigger receives: the bot Rubika names in `getMe` (its bot id), never anything taken from the
  * credential. The same bot keeps its identity across a rotated token, a corrected typo, a new Base URL or a
  * proxy in front of Rubika; a token Rubika refuses tells nothing about the bot (the identity is then
- * unknown, not another one). What both triggers key by it: the continuous trigger's saved position and
+ * unknown, not another one). What the trigger keys by it: its saved position when it reads, and
  * delivered keys (../../RubikaTrigger/continuousReader.ts), the webhook trigger's registration record and its
  * one trigger per bot (../../RubikaWebhookTrigger/registration.ts, oneTriggerPerBot.ts).
  */

@@ -52,6 +52,14 @@ export function updateKey(update: Update | InlineMessage): string {
 	}
 }
 
+/**
+ * Whether a key names one event only: all but a start or stop, whose key names the chat's new state and its
+ * time, which may be missing or the same second for a start, a stop and a start again.
+ */
+export function isUniqueKey(key: string): boolean {
+	return oppositeStateKey(key) === undefined;
+}
+
 /** For a start/stop event, the key of the opposite state in the same chat at the same time. */
 function oppositeStateKey(key: string): string | undefined {
 	if (key.startsWith('StartedBot:')) return `StoppedBot:${key.slice('StartedBot:'.length)}`;

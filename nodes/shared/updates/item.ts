@@ -1,7 +1,7 @@
 /**
  * Rubika updates as n8n items.
  *
- * The polling trigger (getUpdates) and the webhook trigger (deliveries) see the same Update objects, plus
+ * The trigger sees the same Update objects by reading (getUpdates) and by webhook (deliveries), plus
  * inline keypad taps (InlineMessage) on the webhook side. Both shape them here so that a workflow can switch
  * triggers without rewriting a single expression. Pure: no requests, no n8n context.
  */

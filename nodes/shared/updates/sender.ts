@@ -27,7 +27,7 @@ import { memberFromAnswer } from '../members';
 import type { CallOptions, ResolvedCredential } from '../transport';
 import { callRubika } from '../transport';
 import type { RubikaContext } from '../transport/credential';
-import { unknownMethodMessage } from '../unknownMethod';
+import { unknownMethodMessage } from '../transport/unknownMethod';
 import { credentialFingerprint } from '../transport/credential';
 import type { UpdateItem } from './item';
 import { idOrNull, stringOrNull } from './raw';
@@ -172,7 +172,7 @@ const directories = new LruMap<string, SenderDirectory>(MAX_BOTS);
 
 /**
  * The directory this process keeps for a bot, for triggers whose calls share no object: the webhook trigger
- * (each delivery is a call of its own) and the polling trigger (each poll). The continuous trigger keeps one
+ * (each delivery is a call of its own). The trigger reading getUpdates keeps one
  * of its own per activation.
  */
 export function directoryFor(credential: ResolvedCredential): SenderDirectory {

@@ -6,7 +6,8 @@ import { callRubika } from '../../../shared/transport';
 import type { BotCommand } from '../../../shared/types';
 import { inputModeProperties } from '../../helpers/inputMode';
 import { readJson } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 
 const BUILDER_FIELD = 'Commands';
 const JSON_FIELD = 'Commands (JSON)';

@@ -7,7 +7,8 @@ import { callRubika } from '../../../shared/transport';
 import { UPDATE_ENDPOINT_TYPES } from '../../../shared/types';
 import type { UpdateEndpointType } from '../../../shared/types';
 import { requireString } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 
 const URL_FIELD = 'URL';
 
@@ -35,7 +36,7 @@ export const updateBotEndpoints: RubikaOperation = {
 			default: '',
 			placeholder: 'https://example.com/webhook/rubika',
 			description:
-				'Address Rubika will POST the events to. It must be a public HTTPS URL. The Rubika Webhook Trigger registers itself; use this for other receivers.',
+				'Address Rubika will POST the events to. It must be a public HTTPS URL. The Rubika Trigger registers itself when it receives by webhook; use this for other receivers.',
 		},
 		{
 			displayName: 'Endpoint Type',

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { MODERATED_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 import { membersFromAnswer } from '../../../shared/members';

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { callRubika } from '../../../shared/transport';
 import { chatKeypadProperties, readChatKeypad } from '../../helpers/keypadFields';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { ANY_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 
 /**

@@ -2,7 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callRubika } from '../../../shared/transport';
 import { messageIdProperty, readMessageId } from '../message/common';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { undocumentedDescription, undocumentedNotice } from '../undocumented';
 import { PIN_CHAT_DESCRIPTION, chatIdProperty, readChatId } from './common';
 

@@ -4,7 +4,8 @@ import { InputError } from '../../../shared/errors';
 import { isPlainObject } from '../../../shared/json';
 import { callAnyMethod } from '../../../shared/transport';
 import { readJsonObject, requireString } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 
 const METHOD_FIELD = 'Method';
 const BODY_FIELD = 'Body (JSON)';

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadFile } from '../../../shared/downloads';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { fileIdProperty, readBinaryPropertyName, readFileId } from './common';
 
 const OUTPUT_FIELD = 'Put Output File in Field';

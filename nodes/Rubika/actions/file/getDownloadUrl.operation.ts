@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getDownloadUrl as fetchDownloadUrl } from '../../../shared/downloads';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { fileIdProperty, readFileId } from './common';
 
 export const getDownloadUrl: RubikaOperation = {

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { binaryPropertyField, fileTypeField, uploadFile } from '../../helpers/binary';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { describeUpload, readPendingUpload, uploadFileNameOption } from './common';
 
 export const upload: RubikaOperation = {

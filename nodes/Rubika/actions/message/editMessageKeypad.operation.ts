@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import { callRubika } from '../../../shared/transport';
 import { INLINE_KEYPAD_FIELD, inlineKeypadProperties, readInlineKeypad } from '../../helpers/keypadFields';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { chatIdProperty, messageIdProperty, readChatId, readMessageId } from './common';
 
 export const editMessageKeypad: RubikaOperation = {

@@ -12,7 +12,8 @@ import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
 import { responseFormFields } from '../../waiting/webhook';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
 const MESSAGE_FIELD = 'Message';

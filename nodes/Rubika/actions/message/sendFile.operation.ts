@@ -6,7 +6,8 @@ import { formattingProperties, readFormattedPieces } from '../../helpers/formatt
 import { FILE_URL_FIELD } from '../../helpers/urlSource';
 import type { PendingUpload } from '../file/common';
 import { describeUpload, fileIdProperty, readFileId, readPendingUpload, uploadFileNameOption } from '../file/common';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import {
 	SEND_TO_CHAT_DESCRIPTION,
 	chatIdProperty,

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readCoordinate } from '../../../shared/coordinates';
+import { readCoordinate } from '../../helpers/coordinates';
 import { callRubika } from '../../../shared/transport';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 
 export const sendLocation: RubikaOperation = {

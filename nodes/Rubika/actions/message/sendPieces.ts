@@ -17,10 +17,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isRefusal, toNodeError } from '../../../shared/errors';
-import type { FormattedText } from '../../../shared/formattedText';
+import type { FormattedText } from '../../formatting/formattedText';
 import { callRubika } from '../../../shared/transport';
 import { messageFieldsOf } from '../../helpers/formattingFields';
-import type { ItemCall } from '../types';
+import type { ItemCall } from '../../../shared/transport';
 
 export interface OutgoingMessage {
 	method: 'sendMessage' | 'sendFile';

@@ -5,7 +5,8 @@ import { parseJsonField } from '../../../shared/json';
 import { callRubika } from '../../../shared/transport';
 import { inputModeProperties } from '../../helpers/inputMode';
 import { readInteger, readString, readSwitch, requireString } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 import { UNDOCUMENTED_NOTE } from '../undocumented';
 import { SEND_TO_CHAT_DESCRIPTION, chatIdProperty, readChatId, readSendExtras, sendExtrasProperties } from './common';
 

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { optionsCollection } from '../../../shared/descriptions';
 import { callRubika } from '../../../shared/transport';
 import { optionalId, readInteger } from '../../helpers/params';
-import type { ItemCall, RubikaOperation } from '../types';
+import type { ItemCall } from '../../../shared/transport';
+import type { RubikaOperation } from '../types';
 
 /** What every output item carries: where a later run continues (the `offset_id` to pass next time). */
 const NEXT_OFFSET_KEY = '_next_offset_id';

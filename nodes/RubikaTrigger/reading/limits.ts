@@ -1,0 +1,21 @@
+/** The reading loop's limits: when it slows down, how far it runs ahead, when it reports, when it looks at its bot. */
+/** Quiet time after which "Idle Interval" replaces "Interval". */
+export const IDLE_AFTER_MS = 5 * 60_000;
+export const MAX_ERROR_BACKOFF_MS = 60_000;
+/** Executions handed to n8n and not finished: reading waits while this many run. */
+export const MAX_UNCONFIRMED = 200;
+/** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
+export const REPORT_AFTER_FAILURES = 3;
+/**
+ * When the loop resolves the credential anew (and, if it changed, asks Rubika which bot it reaches): it is not
+ * resolved per request, because resolving costs n8n a database read, a decryption and an expression sandbox
+ * (tens of milliseconds of CPU, BENCHMARKS.md B8).
+ * - `intervalMs`: unprompted, while idle.
+ * - `beforeHandingOverMs`: before updates are handed to n8n, when it was resolved longer ago than this: the
+ *   executions they start use the credential as it is now, so a token just made wrong is noticed (one failed
+ *   execution, the updates kept) before the workflow runs with it. At most one resolve per this interval while
+ *   updates keep coming.
+ * It is resolved too after a failed read, which is what a token revoked or corrected causes.
+ * An object, so that a test can shorten the intervals.
+ */
+export const BOT_CHECK = { intervalMs: 60_000, beforeHandingOverMs: 5_000 };

@@ -1,0 +1,70 @@
+/**
+ * Which webhook triggers receive each bot's deliveries, as far as this n8n process knows: the record that
+ * the trigger checks before it lets a workflow take a bot (oneTriggerPerBot.ts).
+ *
+ * Rubika keeps one address per bot and endpoint type, and has no call that tells which address it holds
+ * (facts §4), so a second workflow that registers a bot takes its deliveries from the first without a word.
+ * Nothing outside this process can see this record: where it holds, and where not, is said in
+ * oneTriggerPerBot.ts.
+ */
+import { LruMap } from '../../shared/lru';
+
+/** A trigger that holds a bot: what a refused activation names, and the address it holds the bot at. */
+export interface BotHolder {
+	workflowId: string;
+	workflowName: string;
+	nodeName: string;
+	/**
+	 * n8n's URL of the node when it took the bot. Listening for a test event runs the same node at its test
+	 * URL: when that stops, the production trigger must keep the bot.
+	 */
+	webhookUrl: string;
+}
+
+/** Bot (its id) → trigger (workflow and webhook id) → holder. */
+const holdersByBot = new Map<string, Map<string, BotHolder>>();
+
+/**
+ * Trigger and address pairs that let their bot go (deactivated) and have not been activated since, most
+ * recent last. A delivery that was already on its way when its workflow was deactivated must not take the
+ * bot back. Keyed by the address too, so that a test listener that stops marks only its test address.
+ */
+const letGo = new LruMap<string, true>(1000);
+const letGoKey = (trigger: string, webhookUrl: string) => `${trigger}\n${webhookUrl}`;
+
+/** A trigger other than `trigger` that holds `bot`, if any. */
+export function otherHolder(bot: string, trigger: string): BotHolder | undefined {
+	for (const [holding, holder] of holdersByBot.get(bot) ?? []) {
+		if (holding !== trigger) return holder;
+	}
+	return undefined;
+}
+
+/** Records that `trigger` holds `bot` (it was activated with it), and no other bot any more. */
+export function hold(bot: string, trigger: string, holder: BotHolder): void {
+	letGo.delete(letGoKey(trigger, holder.webhookUrl));
+	for (const [other, holders] of holdersByBot) {
+		if (other !== bot) forget(other, holders, trigger);
+	}
+	const holders = holdersByBot.get(bot) ?? new Map<string, BotHolder>();
+	holders.set(trigger, holder);
+	holdersByBot.set(bot, holders);
+}
+
+/** The same for a trigger that received a delivery, unless it let its bot go since it was last activated. */
+export function holdOnDelivery(bot: string, trigger: string, holder: BotHolder): void {
+	if (!letGo.has(letGoKey(trigger, holder.webhookUrl))) hold(bot, trigger, holder);
+}
+
+/** `trigger` lets go of whatever it holds at `webhookUrl` (its workflow was deactivated). */
+export function letGoAt(trigger: string, webhookUrl: string): void {
+	for (const [bot, holders] of holdersByBot) {
+		if (holders.get(trigger)?.webhookUrl === webhookUrl) forget(bot, holders, trigger);
+	}
+	letGo.set(letGoKey(trigger, webhookUrl), true);
+}
+
+function forget(bot: string, holders: Map<string, BotHolder>, trigger: string): void {
+	holders.delete(trigger);
+	if (holders.size === 0) holdersByBot.delete(bot);
+}
