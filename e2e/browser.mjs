@@ -7,13 +7,16 @@
 // 2. The n8n editor: sign in as the owner, new workflow, add the Rubika node through the node creator's
 //    search, switch Resource and Operation (Bot → Message, Get Info → Send Text), build an inline keypad
 //    (a row, a button: Text, Type, ID first, nothing more for a Simple button; a date picker's settings).
-//    The page must log no console error and throw nothing.
+// 3. The Rubika Trigger in the editor: the node creator of an empty workflow finds it, its panel opens on
+//    Receive Updates By Reading with no webhook address shown; switched to By Webhook, n8n shows the trigger's
+//    webhook address.
+//    The pages must log no console error and throw nothing.
 //
 // Screenshots (the editor's node panel, the chat page with the echo bot's keypad) go to docs/images/ with
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder, so a test run leaves the repository clean.
 //
 //   node e2e/browser.mjs [--version 2.8.4] [--no-build] [--keep]
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { DEFAULT_OWNER } from '../tooling/n8n.mjs';
 
 const ECHO_BOT = 'echo-bot.json';
@@ -47,6 +50,9 @@ export const test = {
 			started = Date.now();
 			await t.step('the Rubika node panel works in the n8n editor', () => editorNodePanel(world, t, browser, screenshot));
 			t.note(`editor: ${seconds(started)}`);
+			started = Date.now();
+			await t.step('the Rubika Trigger in the n8n editor', () => editorTriggerPanel(world, t, browser));
+			t.note(`editor, the trigger: ${seconds(started)}`);
 		} finally {
 			await browser.close();
 		}
@@ -164,11 +170,7 @@ async function editorNodePanel(world, t, browser, screenshot) {
 		return await shownValue(byTestId(`parameter-input-${parameter}`));
 	};
 	try {
-		await page.goto(`${base}/signin`);
-		await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
-		await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
-		await byTestId('form-submit-button').click();
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		await signIn(page, base);
 		// Who the page's session is, as n8n's editor asks it (GET /rest/login with the page's cookie).
 		const signedIn = await page.evaluate(async () => {
 			const res = await fetch('/rest/login', { headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' } });
@@ -187,10 +189,7 @@ async function editorNodePanel(world, t, browser, screenshot) {
 		await byTestId('node-creator-node-item').filter({ hasText: /Manual Trigger|Trigger manually/ }).first().click();
 		await byTestId('canvas-node').first().waitFor();
 		await byTestId('node-creator-plus-button').click();
-		await byTestId('node-creator-search-bar').fill('Rubika');
-		const creator = byTestId('node-creator');
-		const found = byTestId('node-creator-node-item').filter({ hasText: 'Rubika' });
-		await found.first().waitFor();
+		const { creator, found } = await searchRubika(page, browser);
 		// n8n merges "Rubika Trigger" into the "Rubika" entry and, by its own rule (useActionsGeneration:
 		// "default to trigger description"), shows the trigger's description for the whole entry; a package
 		// cannot choose (only by giving the trigger a type name that does not merge, which would break saved
@@ -273,6 +272,100 @@ async function editorNodePanel(world, t, browser, screenshot) {
 	} finally {
 		await page.close();
 	}
+}
+
+/**
+ * The Rubika Trigger as a person adds it: a new workflow, the node creator (which lists triggers only while the
+ * workflow has none), "Rubika". Its panel opens on Receive Updates By Reading and shows no webhook address (its
+ * webhooks exist only By Webhook); switched to By Webhook, n8n shows its webhook URLs.
+ */
+async function editorTriggerPanel(world, t, browser) {
+	const base = world.ctx.baseUrl;
+	const page = await browser.newPage({ width: 1400, height: 1000 });
+	await page.route(
+		(url) => !url.href.startsWith(`${base}/`) && !url.href.startsWith('data:') && !url.href.startsWith('blob:'),
+		(route) => route.abort(),
+	);
+	const byTestId = (id, root = page) => root.locator(`[data-test-id="${id}"]`);
+	try {
+		await signIn(page, base);
+		const beforeSignIn = pageErrors(browser, page).length;
+		await page.goto(`${base}/workflow/new`);
+		await byTestId('canvas-add-button').click();
+		const { creator, found } = await searchRubika(page, browser);
+		const listed = (await found.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+		t.note(`the node creator of an empty workflow (triggers only) lists for "Rubika": ${listed.join(' | ')}`);
+		await found.first().click();
+		const ndv = byTestId('ndv');
+		// n8n may add the trigger at once, or first list what it offers (its "actions"): then pick the trigger there.
+		if (!(await ndv.isVisible().catch(() => false))) {
+			await ndv.waitFor({ timeout: 3000 }).catch(async () => {
+				// n8n names a trigger without events of its own "On new <name> event".
+				const offered = creator.getByText(/^On new Rubika event$|^Rubika Trigger$/);
+				t.note(`after "Rubika" the node creator offers: ${(await creator.innerText()).replace(/\s+/g, ' ').slice(0, 300)}`);
+				await offered.first().click();
+			});
+		}
+		await ndv.waitFor();
+		t.eq(
+			'the node creator of an empty workflow adds the Rubika Trigger, its panel on Receive Updates: By Reading (No Public Address Needed)',
+			await shownValue(byTestId('parameter-input-receiveUpdates')),
+			'By Reading (No Public Address Needed)',
+		);
+		const addresses = ndv.locator('.webhooks');
+		t.eq('… and shows no webhook address (a trigger that reads has none)', await addresses.count(), 0);
+		await byTestId('parameter-input-receiveUpdates').click();
+		await page.getByRole('option', { name: /^By Webhook/ }).filter({ visible: true }).click();
+		t.eq('switched to By Webhook', await shownValue(byTestId('parameter-input-receiveUpdates')), 'By Webhook (Instant, Inline Keypad Taps)');
+		await addresses.first().waitFor({ timeout: 10_000 }).catch(() => {});
+		const shown = (await addresses.count()) ? (await addresses.first().innerText()).replace(/\s+/g, ' ').trim() : '';
+		t.check("… n8n shows the trigger's webhook URLs", /Webhook URLs?/i.test(shown), shown || 'no webhook section in the panel');
+		// Opened, the section shows the address of the trigger's own route (its suffix routes hide theirs).
+		await addresses.first().getByText(/Webhook URLs?/i).first().click().catch(() => {});
+		const urls = (await addresses.first().innerText().catch(() => '')).match(/https?:\/\/\S+/g) ?? [];
+		t.note(`the panel's webhook URL(s) By Webhook: ${urls.join(' ') || '(none shown)'}`);
+		t.check(
+			'… one address, the trigger\'s own: <id>/<id>/webhook/… under n8n\'s webhook path',
+			urls.length === 1 && /\/webhook(-test)?\/([0-9a-f-]{36})\/\2\/webhook/.test(urls[0]),
+			urls,
+		);
+		const problems = pageErrors(browser, page).filter((p, i) => !isKnownEditorNoise(p, base, i < beforeSignIn));
+		t.eq('the editor logged no console error and threw nothing while adding the trigger', problems, []);
+	} finally {
+		await page.close();
+	}
+}
+
+/**
+ * Signs the page in as the owner. A page opened after another one of the same browser shares its session, and
+ * n8n then leaves /signin at once.
+ */
+async function signIn(page, base) {
+	await page.goto(`${base}/signin`);
+	const email = page.locator('input[name="emailOrLdapLoginId"]');
+	const signedInAlready = (url) => !url.pathname.startsWith('/signin');
+	await Promise.race([email.waitFor(), page.waitForURL(signedInAlready)]);
+	if (signedInAlready(new URL(page.url()))) return;
+	await email.fill(DEFAULT_OWNER.email);
+	await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL(signedInAlready);
+}
+
+/**
+ * Types "Rubika" into the open node creator and waits for the entry. n8n lists a found node as a node item, or (2.41
+ * with the one Rubika Trigger merged into the Rubika entry) as an action item of the search results. When it is
+ * not there, the error says what the node creator shows instead.
+ */
+async function searchRubika(page, browser) {
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await page.locator('[data-test-id="node-creator-search-bar"]').fill('Rubika');
+	const found = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]').filter({ hasText: 'Rubika' });
+	await found.first().waitFor().catch(async (error) => {
+		const shown = (await creator.innerText().catch(() => '(nothing)')).replace(/\s+/g, ' ').slice(0, 400);
+		throw new Error(`${error.message.split('\n')[0]}; the node creator shows: ${shown}; page problems: ${JSON.stringify(pageErrors(browser, page)).slice(0, 600)}`);
+	});
+	return { creator, found };
 }
 
 /** What a select shows: its input's value, or its text when it has no input with a value. */
