@@ -90,7 +90,7 @@ caseMain<Input, B8Result>(async (input) => {
 	const workflows = Array.from({ length: most }, (_, index) =>
 		linearWorkflow(workflowId(index), `B8: bot ${index + 1}`, [
 			node('Rubika Trigger', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], options: {} }, {
-				typeVersion: 2.1,
+				typeVersion: 1,
 				credential: { id: credentialId(index), name: `B8 bot ${index + 1}` },
 			}),
 			noOp('NoOp'),

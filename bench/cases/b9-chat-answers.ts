@@ -97,7 +97,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, inter
 
 caseMain<Input, B9Result>(async (input) => {
 	const [worldLib, builder, examples, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs'), importTooling('n8n.mjs')]);
-	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
+	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER } = builder;
 	const credentialOf: Record<AnswerPath, { id: string; name: string }> = { webPage: examples.EXAMPLE_CREDENTIAL, ...CREDENTIALS };
 	const question = (path: AnswerPath, index: number) =>
 		linearWorkflow(
@@ -116,11 +116,11 @@ caseMain<Input, B9Result>(async (input) => {
 	const workflows = [
 		...ANSWER_PATHS.map(question),
 		linearWorkflow(IDS.hookTrigger, 'B9: Rubika Webhook Trigger of the Approvals Bot', [
-			node('Approvals Bot receives', RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential: CREDENTIALS.inlineButtons, webhookId: HOOK_WEBHOOK_ID }),
+			node('Approvals Bot receives', RUBIKA_TRIGGER, { receiveUpdates: 'webhook' }, { typeVersion: 1, credential: CREDENTIALS.inlineButtons, webhookId: HOOK_WEBHOOK_ID }),
 			noOp('Handled'),
 		]),
 		linearWorkflow(IDS.contTrigger, 'B9: Rubika Trigger of the Keypad Bot', [
-			node('Keypad Bot receives', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }, { typeVersion: 2.1, credential: CREDENTIALS.chatKeypad }),
+			node('Keypad Bot receives', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }, { typeVersion: 1, credential: CREDENTIALS.chatKeypad }),
 			noOp('Handled'),
 		]),
 	];
