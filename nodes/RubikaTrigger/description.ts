@@ -22,7 +22,8 @@ export const SECRET_PARAMETER = 'secretLocation';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 1;
-export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
+export const DEFAULT_IDLE_INTERVAL_SECONDS = 1;
+export const DEFAULT_CONVERSATION_INTERVAL_SECONDS = 0.25;
 export const MIN_INTERVAL_SECONDS = 0.2;
 export const MAX_INTERVAL_SECONDS = 3600;
 /** Options → Repeated Tap Window when it is not set. */
@@ -214,7 +215,17 @@ const options = optionsCollection([
 		default: DEFAULT_IDLE_INTERVAL_SECONDS,
 		displayOptions: readingOption,
 		description:
-			'The wait used instead of Interval once the bot has had no update for five minutes, to save requests while nobody writes. Set it equal to Interval to never slow down.',
+			'The wait used instead of Interval once the bot has had no update for five minutes. By default the same as Interval, so that the first message after a quiet spell waits about a second; set it higher (e.g. 3) to send fewer requests while nobody writes, and that first message waits up to as long.',
+	},
+	{
+		displayName: 'Interval During a Conversation (Seconds)',
+		name: 'conversationInterval',
+		type: 'number',
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 2 },
+		default: DEFAULT_CONVERSATION_INTERVAL_SECONDS,
+		displayOptions: readingOption,
+		description:
+			'The wait used instead of Interval for a minute after any update, and after the bot posts in a chat from this n8n (a reply, a Send and Wait question): answers and taps on a chat keypad then start their execution within a fraction of a second. Set it equal to Interval to never speed up.',
 	},
 	{
 		displayName: 'If Rubika Rejects the Saved Position',

@@ -19,6 +19,7 @@ import { parseUpdateFilters } from '../shared/updates/filters';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import type { OnRejectedPosition, ReceiveUpdates } from './description';
 import {
+	DEFAULT_CONVERSATION_INTERVAL_SECONDS,
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
 	DEFAULT_PAGE_SIZE,
@@ -42,6 +43,8 @@ export interface ReadingSettings {
 	pageSize: number;
 	intervalMs: number;
 	idleIntervalMs: number;
+	/** Options → Interval During a Conversation: never longer than Interval. */
+	conversationIntervalMs: number;
 }
 
 /** What the trigger registers and accepts (Receive Updates: By Webhook). */
@@ -111,6 +114,7 @@ function readingSettings(context: TriggerContext, options: IDataObject): Reading
 		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
 		intervalMs,
 		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
+		conversationIntervalMs: Math.min(intervalMs, seconds(options.conversationInterval, DEFAULT_CONVERSATION_INTERVAL_SECONDS)),
 	};
 }
 
