@@ -1,25 +1,20 @@
 /**
- * B6: how long a Rubika message takes to start a workflow, for the three triggers, in ONE real n8n 2.41.1
- * (the e2e world: the packed package installed as a community package, the sandbox in its own process),
- * and what the continuous trigger costs while nothing happens.
+ * B6: how long a Rubika message takes to start a workflow, for each way the Rubika Trigger receives, in ONE
+ * real n8n 2.41.1 (the e2e world: the packed package installed as a community package, the sandbox in its own
+ * process), and what the trigger by reading costs while nothing happens.
  *
- * Latency: four published workflows read the same bot at once, each Rubika Trigger → NoOp with a Text Pattern
- * that only the bench's messages match: receiving by reading with the defaults, the same with Options → Add
- * Sender Details on (one getChat per new sender), the same with the settings of before issue 33 (Idle Interval
- * 3 s, no faster reading during a conversation: "today's"), and receiving by webhook. Sandbox users send
+ * Latency: three published workflows hear the same bot at once, each Rubika Trigger → NoOp with a Text Pattern
+ * that only the bench's messages match: by reading (defaults), the same with Options → Add Sender Details on
+ * (one getChat per new sender), and by webhook. (Before issue 31 a fourth ran the polling trigger, version 1,
+ * which is gone.) Sandbox users send
  * numbered messages at random gaps; each message's send time is taken just before the sandbox's admin call
  * that makes it. Afterwards every execution is read back through n8n's public API (includeData, paginated)
  * and each message's latency is its execution's startedAt minus its send time.
  *
- * Idle cost: with only the continuous workflow active and no messages, getUpdates requests in the sandbox's
+ * Idle cost: with only the workflow by reading active and no messages, getUpdates requests in the sandbox's
  * request log and n8n's CPU time (/proc, n8n and its child processes) over a window; then the same window
  * with no trigger active, in the same n8n. Optionally also after five quiet minutes, when the trigger slows
  * to its Idle Interval.
- *
- * After a quiet spell: bots of their own, half read with the defaults and half with today's settings, get no
- * update for `quietMs` (ten minutes); then each gets one message, in a random order at random gaps. A message's
- * latency is its execution's startedAt minus its send time; the getUpdates of each half in the sandbox's request
- * log, in the first five quiet minutes and after them, say what each costs at rest.
  */
 import os from 'node:os';
 
@@ -35,29 +30,12 @@ interface Input {
 	maxGapMs: number;
 	/** Length of each idle measurement window. */
 	idleWindowMs: number;
-	/** Also measure the continuous trigger after five quiet minutes (costs about four more minutes). */
+	/** Also measure the trigger by reading after five quiet minutes (costs about four more minutes). */
 	idleSlowdown: boolean;
-	/** Bots per setting (defaults, today's) in the quiet spell, and how long it lasts before their one message. */
-	quietBots: number;
-	quietMs: number;
 	seed: number;
 }
 
-export type TriggerName = 'continuous' | 'continuousSenders' | 'today' | 'webhook';
-/** The two settings compared after a quiet spell. */
-export type QuietSetting = 'defaults' | 'today';
-
-export interface QuietStats {
-	bots: number;
-	delivered: number;
-	p50Ms: number;
-	p95Ms: number;
-	maxMs: number;
-	/** Each bot's first message's latency (NaN when it started nothing). */
-	latenciesMs: number[];
-	/** getUpdates per bot per minute in the first five quiet minutes (from its second minute) and after them. */
-	perBotPerMinute: { first: number; rest: number };
-}
+export type TriggerName = 'reading' | 'readingSenders' | 'webhook';
 
 export interface LatencyStats {
 	sent: number;
@@ -98,14 +76,14 @@ export interface B6Result {
 	triggers: Record<TriggerName, LatencyStats>;
 	/**
 	 * Where the time goes (medians and p95, ms): for the webhook, send → the sandbox's POST to n8n, and that
-	 * POST → startedAt; for the continuous trigger, send → the first getUpdates request after it, and that
+	 * POST → startedAt; for the trigger by reading, send → the first getUpdates request after it, and that
 	 * request → startedAt.
 	 */
 	breakdown: {
 		webhook: { toDelivery: Spread; deliveryToStart: Spread; answerMs: Spread };
-		continuous: { toRequest: Spread; requestToStart: Spread };
+		reading: { toRequest: Spread; requestToStart: Spread };
 	};
-	/** What Add Sender Details cost the continuous trigger with it on: its getChat requests and their answers. */
+	/** What Add Sender Details cost the trigger by reading with it on: its getChat requests and their answers. */
 	senderDetails: {
 		/** Distinct senders of the bench messages. */
 		senders: number;
@@ -118,10 +96,8 @@ export interface B6Result {
 		/** The variant's latency for each sender's first message (the one that waits for getChat), in ms. */
 		firstMessageMs: number[];
 	};
-	idle: { continuous: IdleWindow; continuousSlowed?: IdleWindow; none: IdleWindow };
-	/** The quiet spell (absent with quietBots 0). */
-	quiet?: { ms: number; gapMs: [number, number]; settings: Record<QuietSetting, QuietStats>; /** At the start of the silence and at the end. */ loadAvg1: number[] };
-	/** The continuous trigger's settings the extrapolation uses (its defaults). */
+	idle: { reading: IdleWindow; readingSlowed?: IdleWindow; none: IdleWindow };
+	/** The trigger by reading's settings the extrapolation uses (its defaults). */
 	intervalMs: number;
 	idleIntervalMs: number;
 	idleAfterMs: number;
@@ -136,85 +112,46 @@ export interface B6Result {
 
 const N8N_VERSION = '2.41.1';
 const IDS: Record<TriggerName, string> = {
-	continuous: 'benchB6Continu01',
-	continuousSenders: 'benchB6Senders01',
+	reading: 'benchB6Continu01',
+	readingSenders: 'benchB6Senders01',
 	webhook: 'benchB6Webhook01',
-	today: 'benchB6Today0001',
 };
 const NODE_NAME: Record<TriggerName, string> = {
-	continuous: 'Rubika Trigger (by reading, defaults)',
-	continuousSenders: 'Rubika Trigger (by reading, Add Sender Details)',
+	reading: 'Rubika Trigger (by reading)',
+	readingSenders: 'Rubika Trigger (by reading, Add Sender Details)',
 	webhook: 'Rubika Trigger (by webhook)',
-	today: 'Rubika Trigger (by reading, today\'s settings)',
 };
-/** The reading settings before issue 33: Idle Interval 3 s, and no faster reading during a conversation. */
-const TODAY_OPTIONS = { idleInterval: 3, conversationInterval: 1 };
-const quietWorkflowId = (setting: QuietSetting, index: number) => `benchB6Quiet${setting === 'today' ? 'T' : 'D'}${String(index).padStart(3, '0')}`;
-const quietCredentialId = (setting: QuietSetting, index: number) => `benchB6QCred${setting === 'today' ? 'T' : 'D'}${String(index).padStart(3, '0')}`;
 const PREFIX = 'b6bench';
 const TEXT_PATTERN = `^${PREFIX} `;
-/** The trigger's defaults by reading (nodes/RubikaTrigger/description.ts), for the report's extrapolation. */
+/** The trigger by reading's defaults (nodes/RubikaTrigger/description.ts), for the report's extrapolation. */
 const INTERVAL_MS = 1000;
-const IDLE_INTERVAL_MS = 1000;
+const IDLE_INTERVAL_MS = 3000;
 const IDLE_AFTER_MS = 5 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[b6] ${message}\n`);
 
 caseMain<Input, B6Result>(async (input) => {
-	const [world_, builder, examples, n8n] = await Promise.all([
-		importTooling('world.mjs'),
-		importTooling('workflow-builder.mjs'),
-		importTooling('examples.mjs'),
-		importTooling('n8n.mjs'),
-	]);
-	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER } = builder;
+	const [world_, builder, examples] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs')]);
+	const { noOp, linearWorkflow, readingTrigger, webhookTrigger } = builder;
 	const credential = examples.EXAMPLE_CREDENTIAL;
 	const webhookId = 'b6b6b6b6-0000-4000-8000-00000000b6b6';
 	const filters = { textPattern: TEXT_PATTERN };
 
 	const workflows = [
-		linearWorkflow(IDS.continuous, 'B6: Rubika Trigger v2 (continuous, defaults)', [
-			node(NODE_NAME.continuous, RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { typeVersion: 1, credential }),
+		linearWorkflow(IDS.reading, 'B6: Rubika Trigger by reading (defaults)', [
+			readingTrigger(NODE_NAME.reading, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { credential }),
 			noOp('NoOp'),
 		]),
-		linearWorkflow(IDS.continuousSenders, 'B6: Rubika Trigger v2 (continuous, Add Sender Details)', [
-			node(
-				NODE_NAME.continuousSenders,
-				RUBIKA_TRIGGER,
-				{ updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: { addSenderDetails: true } },
-				{ typeVersion: 1, credential },
-			),
+		linearWorkflow(IDS.readingSenders, 'B6: Rubika Trigger by reading (Add Sender Details)', [
+			readingTrigger(NODE_NAME.readingSenders, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: { addSenderDetails: true } }, { credential }),
 			noOp('NoOp'),
 		]),
-		linearWorkflow(IDS.webhook, 'B6: Rubika Webhook Trigger', [
-			node(
-				NODE_NAME.webhook,
-				RUBIKA_TRIGGER,
-				{ receiveUpdates: 'webhook', endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} },
-				{ typeVersion: 1, credential, webhookId },
-			),
-			noOp('NoOp'),
-		]),
-		linearWorkflow(IDS.today, 'B6: Rubika Trigger (by reading, today\'s settings)', [
-			node(NODE_NAME.today, RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: TODAY_OPTIONS }, { typeVersion: 1, credential }),
+		linearWorkflow(IDS.webhook, 'B6: Rubika Trigger by webhook', [
+			webhookTrigger(NODE_NAME.webhook, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} }, { credential, webhookId }),
 			noOp('NoOp'),
 		]),
 	];
-	const quietSettings: QuietSetting[] = ['defaults', 'today'];
-	for (const setting of quietSettings) {
-		for (let index = 0; index < input.quietBots; index++) {
-			workflows.push(
-				linearWorkflow(quietWorkflowId(setting, index), `B6: quiet bot ${index + 1} (${setting})`, [
-					node('Rubika Trigger', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: setting === 'today' ? TODAY_OPTIONS : {} }, {
-						typeVersion: 1,
-						credential: { id: quietCredentialId(setting, index), name: `B6 quiet bot ${index + 1} (${setting})` },
-					}),
-					noOp('NoOp'),
-				]),
-			);
-		}
-	}
 
 	const loadStart = os.loadavg();
 	log('building and packing the package, preparing n8n…');
@@ -223,26 +160,6 @@ caseMain<Input, B6Result>(async (input) => {
 	try {
 		world = await world_.createWorld({ version: N8N_VERSION, pack, workflows, log });
 		const { admin, demo } = world;
-		// The quiet spell's bots, each with its own credential and a chat with Sara (no update: no start message).
-		const quietBots: Array<{ setting: QuietSetting; index: number; botId: string; token: string; chatId: string }> = [];
-		for (const setting of quietSettings) {
-			for (let index = 0; index < input.quietBots; index++) {
-				const bot = await admin.addBot({ bot_title: `B6 quiet bot ${index + 1} (${setting})` });
-				const { chat_id: chatId } = await admin.act('start-bot', { userId: demo.users.sara.user_id, botId: bot.bot_id, sendStartMessage: false });
-				quietBots.push({ setting, index, botId: bot.bot_id, token: bot.token, chatId });
-			}
-		}
-		if (quietBots.length > 0) {
-			await n8n.importCredentials(
-				world.ctx,
-				quietBots.map((bot) => ({
-					id: quietCredentialId(bot.setting, bot.index),
-					name: `B6 quiet bot ${bot.index + 1} (${bot.setting})`,
-					type: 'rubikaApi',
-					data: { accessToken: bot.token, baseUrl: world.sandbox.url },
-				})),
-			);
-		}
 		const server = await world.server();
 		const pid: number = server.pid;
 		const getUpdatesCount = async () => ((await admin.requests('getUpdates')) as unknown[]).length;
@@ -251,11 +168,10 @@ caseMain<Input, B6Result>(async (input) => {
 
 		// --- activation: each trigger ready before the first message -----------------------------
 		const before = await getUpdatesCount();
-		await world.activate(IDS.continuous);
-		await world.activate(IDS.continuousSenders);
-		await world.activate(IDS.today);
-		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 6; i++) await sleep(200);
-		if ((await getUpdatesCount()) < before + 6) throw new Error('the triggers by reading did not start reading getUpdates');
+		await world.activate(IDS.reading);
+		await world.activate(IDS.readingSenders);
+		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 4; i++) await sleep(200);
+		if ((await getUpdatesCount()) < before + 4) throw new Error('the triggers by reading did not start reading getUpdates');
 		await world.activate(IDS.webhook);
 		let registered = false;
 		for (let i = 0; i < 150 && !registered; i++) {
@@ -267,7 +183,7 @@ caseMain<Input, B6Result>(async (input) => {
 		const registeredUrl: string = (await admin.bot(demo.botId)).endpoints[0].url;
 		await world.waitForWebhook(registeredUrl.slice(`${world.ctx.baseUrl}/webhook/`.length));
 		await sleep(2000);
-		log(`four workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
+		log(`three workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
 
 		// --- sending ------------------------------------------------------------------------------
 		const rand = seededRandom(input.seed);
@@ -309,8 +225,11 @@ caseMain<Input, B6Result>(async (input) => {
 		// Bounded: every trigger has had its chance 75 s after the last message.
 		const deadline = lastSend + 75_000;
 		for (;;) {
-			const lists = await Promise.all((Object.keys(IDS) as TriggerName[]).map(async (name) => await listAll(IDS[name], false)));
-			const done = lists.every((list) => list.filter(finished).length >= input.messages);
+			const [reading, senders, webhook] = await Promise.all([listAll(IDS.reading, false), listAll(IDS.readingSenders, false), listAll(IDS.webhook, false)]);
+			const done =
+				reading.filter(finished).length >= input.messages &&
+				senders.filter(finished).length >= input.messages &&
+				webhook.filter(finished).length >= input.messages;
 			if (done || Date.now() > deadline) break;
 			await sleep(3000);
 		}
@@ -331,7 +250,7 @@ caseMain<Input, B6Result>(async (input) => {
 					const seq = Number(match[1]);
 					if (seq >= input.messages) continue;
 					deliveries++;
-					if (name === 'continuousSenders' && typeof item.json?.sender?.full_name === 'string') withNames++;
+					if (name === 'readingSenders' && typeof item.json?.sender?.full_name === 'string') withNames++;
 					const latency = started - sentAt[seq];
 					if (Number.isNaN(first[seq]) || latency < first[seq]) first[seq] = latency;
 				}
@@ -368,16 +287,16 @@ caseMain<Input, B6Result>(async (input) => {
 		const webhookStarted = startedOf('webhook');
 		const requests = ((await admin.requests('getUpdates')) as Array<{ at: number }>).map((entry) => entry.at).sort((a, b) => a - b);
 		const firstRequestAfter = (at: number) => requests.find((value) => value > at) ?? NaN;
-		const continuousStarted = startedOf('continuous');
+		const readingStarted = startedOf('reading');
 		const breakdown: B6Result['breakdown'] = {
 			webhook: {
 				toDelivery: spread(deliveryAt.map((at, seq) => at - sentAt[seq])),
 				deliveryToStart: spread(deliveryAt.map((at, seq) => webhookStarted[seq] - at)),
 				answerMs: spread(answerMs),
 			},
-			continuous: {
+			reading: {
 				toRequest: spread(sentAt.map((at) => firstRequestAfter(at) - at)),
-				requestToStart: spread(sentAt.map((at, seq) => continuousStarted[seq] - firstRequestAfter(at))),
+				requestToStart: spread(sentAt.map((at, seq) => readingStarted[seq] - firstRequestAfter(at))),
 			},
 		};
 
@@ -388,7 +307,7 @@ caseMain<Input, B6Result>(async (input) => {
 			getChat: getChat.length,
 			getChatMs: getChat.map((entry) => entry.durationMs as number),
 			withNames,
-			firstMessageMs: firstSeqs.map((seq) => triggers.continuousSenders.latenciesMs[seq]),
+			firstMessageMs: firstSeqs.map((seq) => triggers.readingSenders.latenciesMs[seq]),
 		};
 		log(`Add Sender Details: ${getChat.length} getChat for ${firstSeqs.length} senders, ${withNames} items with names`);
 
@@ -415,76 +334,21 @@ caseMain<Input, B6Result>(async (input) => {
 			return window;
 		};
 		await world.deactivate(IDS.webhook);
-		await world.deactivate(IDS.today);
-		await world.deactivate(IDS.continuousSenders);
+		await world.deactivate(IDS.readingSenders);
 		await sleep(3000);
-		const continuous = await measure('continuous only, in its first five quiet minutes', 'By Reading (defaults)');
-		let continuousSlowed: IdleWindow | undefined;
+		const reading = await measure('by reading only, in its first five quiet minutes', 'Rubika Trigger, by reading');
+		let readingSlowed: IdleWindow | undefined;
 		if (input.idleSlowdown) {
-			// The continuous reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
+			// The reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
 			const wait = lastSend + IDLE_AFTER_MS + 15_000 - Date.now();
-			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the continuous trigger's idle slow-down…`);
+			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the trigger by reading's idle slow-down…`);
 			if (wait > 0) await sleep(wait);
-			continuousSlowed = await measure('continuous only, after five quiet minutes', 'By Reading (defaults)');
+			readingSlowed = await measure('by reading only, after five quiet minutes', 'Rubika Trigger, by reading');
 		}
-		await world.deactivate(IDS.continuous);
+		await world.deactivate(IDS.reading);
 		await sleep(3000);
 		const none = await measure('no trigger active', 'none');
 		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
-
-		// --- after a quiet spell ------------------------------------------------------------------------
-		let quiet: B6Result['quiet'];
-		if (quietBots.length > 0) {
-			for (const bot of quietBots) await world.activate(quietWorkflowId(bot.setting, bot.index));
-			const reading = async () => new Set(((await admin.requests('getUpdates')) as Array<{ botId: string | null }>).map((entry) => entry.botId));
-			for (let i = 0; i < 150; i++) {
-				const seen = await reading();
-				if (quietBots.every((bot) => seen.has(bot.botId))) break;
-				await sleep(200);
-			}
-			const quietStart = Date.now();
-			const quietLoadStart = os.loadavg()[0];
-			log(`${quietBots.length} quiet bots reading (${input.quietBots} with the defaults, ${input.quietBots} with today's settings); ${Math.round(input.quietMs / 1000)} s of silence…`);
-			await sleep(input.quietMs);
-			const order = [...quietBots].sort(() => rand() - 0.5);
-			const sentAtOf = new Map<string, number>();
-			for (const bot of order) {
-				const at = Date.now();
-				await admin.act('send-message', { userId: demo.users.sara.user_id, chatId: bot.chatId, text: `${PREFIX} quiet ${bot.setting} ${bot.index}` });
-				sentAtOf.set(bot.botId, at);
-				await sleep(Math.max(0, at + input.minGapMs + rand() * (input.maxGapMs - input.minGapMs) - Date.now()));
-			}
-			const quietEnd = Date.now();
-			await sleep(5_000);
-			const requests = (await admin.requests('getUpdates')) as Array<{ at: number; botId: string | null }>;
-			const settings = {} as Record<QuietSetting, QuietStats>;
-			for (const setting of quietSettings) {
-				const bots = quietBots.filter((bot) => bot.setting === setting);
-				const latencies: number[] = [];
-				for (const bot of bots) {
-					const executions = await listAll(quietWorkflowId(setting, bot.index), false);
-					const started = executions.map((execution) => Date.parse(execution.startedAt)).sort((a, b) => a - b)[0];
-					latencies.push(started === undefined ? NaN : started - (sentAtOf.get(bot.botId) ?? NaN));
-				}
-				const ids = new Set(bots.map((bot) => bot.botId));
-				const perBotPerMinute = (from: number, to: number) =>
-					requests.filter((entry) => entry.botId !== null && ids.has(entry.botId) && entry.at >= from && entry.at < to).length / bots.length / ((to - from) / 60_000);
-				const restFrom = quietStart + Math.min(IDLE_AFTER_MS + 30_000, input.quietMs / 2);
-				const got = latencies.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-				settings[setting] = {
-					bots: bots.length,
-					delivered: got.length,
-					p50Ms: percentile(got, 50),
-					p95Ms: percentile(got, 95),
-					maxMs: got.at(-1) ?? NaN,
-					latenciesMs: latencies,
-					perBotPerMinute: { first: perBotPerMinute(quietStart + 60_000, Math.min(restFrom, quietStart + IDLE_AFTER_MS)), rest: perBotPerMinute(restFrom, quietStart + input.quietMs) },
-				};
-				log(`quiet, ${setting}: ${got.length}/${bots.length} started, p50 ${settings[setting].p50Ms} ms, p95 ${settings[setting].p95Ms} ms; getUpdates per bot per minute ${settings[setting].perBotPerMinute.first.toFixed(1)} then ${settings[setting].perBotPerMinute.rest.toFixed(1)}`);
-			}
-			quiet = { ms: input.quietMs, gapMs: [input.minGapMs, input.maxGapMs], settings, loadAvg1: [quietLoadStart, os.loadavg()[0]] };
-			log(`the quiet spell's messages took ${Math.round((quietEnd - quietStart - input.quietMs) / 1000)} s`);
-		}
 
 		return {
 			n8nVersion: world.version,
@@ -495,8 +359,7 @@ caseMain<Input, B6Result>(async (input) => {
 			triggers,
 			breakdown,
 			senderDetails,
-			idle: { continuous, continuousSlowed, none },
-			quiet,
+			idle: { reading, readingSlowed, none },
 			intervalMs: INTERVAL_MS,
 			idleIntervalMs: IDLE_INTERVAL_MS,
 			idleAfterMs: IDLE_AFTER_MS,
