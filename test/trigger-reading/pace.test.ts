@@ -1,7 +1,7 @@
 /**
  * How often the trigger by reading asks Rubika: Interval while nothing happens, Interval During a Conversation
  * after an update and after the bot posted in a chat from this n8n (a Send and Wait question), Idle Interval
- * after the quiet time. Real time, read from the sandbox's request log; the bounds are generous (a loaded
+ * after the quiet time (Idle After). Real time, read from the sandbox's request log; the bounds are generous (a loaded
  * machine stretches every wait), the latency targets are the benchmarks' (BENCHMARKS.md B6, B9).
  */
 import { DEMO_BOT_TOKEN } from '../../sandbox';
@@ -102,10 +102,10 @@ describe('Interval During a Conversation', () => {
 
 describe('Idle Interval', () => {
 	it('after the quiet time the trigger reads at Idle Interval; an update brings back the faster pace', async () => {
-		PACE.idleAfterMs = 1_000;
-		const harness = t.harness({ options: { interval: 0.3, idleInterval: 1.5, conversationInterval: 0.3 } });
+		// Idle After 0.02 minutes: 1.2 s without an update.
+		const harness = t.harness({ options: { interval: 0.3, idleInterval: 1.5, conversationInterval: 0.3, idleAfter: 0.02 } });
 		await harness.activate();
-		await pauseMs(1_300);
+		await pauseMs(1_500);
 		const quiet = Date.now();
 		await pauseMs(3_500);
 		const idle = readsSince(quiet);

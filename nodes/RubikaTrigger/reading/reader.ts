@@ -7,9 +7,10 @@
  * - Reading waits only when Rubika had nothing new: "Interval", or "Interval During a Conversation" for a minute
  *   after an update and after the bot posted in a chat from this n8n (../../shared/conversations.ts: an answer
  *   is likely then, a tap on a Send and Wait question above all; such a post also cuts a longer wait short),
- *   or "Idle Interval" after five quiet minutes (limits.ts PACE). It backs off up to a minute while requests
- *   fail (./readFailures.ts), and pauses while MAX_UNCONFIRMED executions are running, so a long backlog
- *   cannot flood n8n.
+ *   or "Idle Interval" once the bot has had no update for "Idle After" (fifteen minutes by default: a chat's next
+ *   message after a pause of some minutes is still read within about Interval; a bot at rest costs what it did
+ *   before issue 33). It backs off up to a minute while requests fail (./readFailures.ts), and pauses while
+ *   MAX_UNCONFIRMED executions are running, so a long backlog cannot flood n8n.
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
  * - The credential is resolved at the start, at each bot check (BOT_CHECK) and after a failed read, not per
@@ -373,7 +374,7 @@ class ContinuousReader {
 	private waitMs(): number {
 		const now = Date.now();
 		if (now < this.conversationUntil) return this.settings.conversationIntervalMs;
-		return now - this.lastUpdateAt > PACE.idleAfterMs ? this.settings.idleIntervalMs : this.settings.intervalMs;
+		return now - this.lastUpdateAt > this.settings.idleAfterMs ? this.settings.idleIntervalMs : this.settings.intervalMs;
 	}
 
 	/** Waits waitMs(), or until the trigger stops, or until the bot's post in a chat starts a conversation. */
