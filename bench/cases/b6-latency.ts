@@ -25,6 +25,7 @@
 import os from 'node:os';
 
 import { caseMain, importTooling, withN8nLogTail } from '../lib/proc';
+import { untilEveryBotReads } from '../lib/reading';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import type { Spread } from '../lib/stats';
@@ -434,12 +435,7 @@ caseMain<Input, B6Result>(async (input) => {
 		let quiet: B6Result['quiet'];
 		if (quietBots.length > 0) {
 			for (const bot of quietBots) await world.activate(quietWorkflowId(bot.setting, bot.index));
-			const readingBots = async () => new Set(((await admin.requests('getUpdates')) as Array<{ botId: string | null }>).map((entry) => entry.botId));
-			for (let i = 0; i < 150; i++) {
-				const seen = await readingBots();
-				if (quietBots.every((bot) => seen.has(bot.botId))) break;
-				await sleep(200);
-			}
+			await untilEveryBotReads(admin, quietBots.map((bot) => bot.botId), 30_000);
 			const quietStart = Date.now();
 			const quietLoadStart = os.loadavg()[0];
 			log(`${quietBots.length} quiet bots reading (${input.quietBots} with the defaults, ${input.quietBots} with today's settings); ${Math.round(input.quietMs / 1000)} s of silence…`);
@@ -468,17 +464,17 @@ caseMain<Input, B6Result>(async (input) => {
 					requests.filter((entry) => entry.botId !== null && ids.has(entry.botId) && entry.at >= from && entry.at < to).length / bots.length / ((to - from) / 60_000);
 				// Today's settings slow down after five quiet minutes: compare before and after that.
 				const restFrom = quietStart + Math.min(TODAY_IDLE_AFTER_MS + 30_000, input.quietMs / 2);
-				const got = latencies.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+				const { p50, p95, max } = spread(latencies);
 				settings[setting] = {
 					bots: bots.length,
-					delivered: got.length,
-					p50Ms: percentile(got, 50),
-					p95Ms: percentile(got, 95),
-					maxMs: got.at(-1) ?? NaN,
+					delivered: latencies.filter((value) => Number.isFinite(value)).length,
+					p50Ms: p50,
+					p95Ms: p95,
+					maxMs: max,
 					latenciesMs: latencies,
 					perBotPerMinute: { first: perBotPerMinute(quietStart + 60_000, Math.min(restFrom, quietStart + TODAY_IDLE_AFTER_MS)), rest: perBotPerMinute(restFrom, quietStart + input.quietMs) },
 				};
-				log(`quiet, ${setting}: ${got.length}/${bots.length} started, p50 ${settings[setting].p50Ms} ms, p95 ${settings[setting].p95Ms} ms; getUpdates per bot per minute ${settings[setting].perBotPerMinute.first.toFixed(1)} then ${settings[setting].perBotPerMinute.rest.toFixed(1)}`);
+				log(`quiet, ${setting}: ${settings[setting].delivered}/${bots.length} started, p50 ${settings[setting].p50Ms} ms, p95 ${settings[setting].p95Ms} ms; getUpdates per bot per minute ${settings[setting].perBotPerMinute.first.toFixed(1)} then ${settings[setting].perBotPerMinute.rest.toFixed(1)}`);
 			}
 			quiet = { ms: input.quietMs, gapMs: [input.minGapMs, input.maxGapMs], settings, loadAvg1: [quietLoadStart, os.loadavg()[0]] };
 		}

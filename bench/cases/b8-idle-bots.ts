@@ -28,6 +28,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { caseMain, importTooling } from '../lib/proc';
+import { untilEveryBotReads } from '../lib/reading';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import { percentile } from '../lib/stats';
@@ -200,12 +201,7 @@ caseMain<Input, B8Result>(async (input) => {
 		if (rest) {
 			if (rest.idleAfterMinutes !== undefined) idleAfterMinutes = { defaults: rest.idleAfterMinutes, today: rest.idleAfterMinutes };
 			for (const bot of restBots) await world.activate(restWorkflowId(bot.setting, bot.index));
-			const readingBots = async () => new Set(((await admin.requests('getUpdates')) as Array<{ botId: string | null }>).map((entry) => entry.botId));
-			for (let i = 0; i < 300; i++) {
-				const seen = await readingBots();
-				if (restBots.every((bot) => seen.has(bot.botId))) break;
-				await sleep(200);
-			}
+			await untilEveryBotReads(admin, restBots.map((bot) => bot.botId), 60_000);
 			// Each reader's quiet clock starts when it starts; the last one started by now.
 			const restStart = Date.now();
 			log(`${restBots.length} bots at rest (${rest.bots} with the defaults, ${rest.bots} with today's settings)`);
