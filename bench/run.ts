@@ -614,6 +614,8 @@ function renderB6(r: B6Result): string[] {
 	const lat = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 10_000 ? seconds(value / 1000) : ms(value));
 	/** A difference, signed: the trigger by reading can be ahead of a webhook slowed by a busy machine. */
 	const signedLat = (value: number) => (value < 0 ? `−${lat(-value)}` : `+${lat(value)}`);
+	/** CPU over n8n's own idle, signed: on a shared machine n8n's idle moves more than one trigger costs. */
+	const signedMs = (value: number) => (value < 0 ? `−${ms(-value)}` : `+${ms(value)}`);
 	const base = r.triggers.webhook;
 	const rows = order.map(([name, label, how]) => {
 		const t = r.triggers[name];
@@ -654,7 +656,7 @@ function renderB6(r: B6Result): string[] {
 		perHour,
 		ms(w.cpu.treeMs),
 		`${w.cpu.percentOfCore.toFixed(2)} %`,
-		w === none ? '—' : `+${ms(w.cpu.treeMs - none.cpu.treeMs * (w.seconds / none.seconds))}`,
+		w === none ? '—' : signedMs(w.cpu.treeMs - none.cpu.treeMs * (w.seconds / none.seconds)),
 		`${w.loadAvg1Before.toFixed(2)} → ${w.loadAvg1After.toFixed(2)}`,
 	];
 	const idleRows = [idleRow(fast, count(Math.round(perHourFast)))];
