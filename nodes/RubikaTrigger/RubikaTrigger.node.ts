@@ -21,6 +21,7 @@ import { startReading } from './reading/reader';
 import { readTriggerSettings } from './settings';
 import { activationMethods } from './webhook/activation';
 import { receiveDelivery } from './webhook/delivery';
+import { emitTestEvent } from './webhook/testEvent';
 
 export class RubikaTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,8 +45,9 @@ export class RubikaTrigger implements INodeType {
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const settings = readTriggerSettings(this);
-		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); nothing runs here.
-		if (settings.receive.by === 'webhook') return {};
+		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); nothing runs here but
+		// the hand-over of a test event to the manual execution it starts (webhook/testEvent.ts).
+		if (settings.receive.by === 'webhook') return this.getMode() === 'manual' ? emitTestEvent(this) : {};
 		return await startReading(this, settings, settings.receive.reading);
 	}
 
