@@ -1,6 +1,11 @@
 /** The reading loop's limits: when it slows down, how far it runs ahead, when it reports, when it looks at its bot. */
-/** Quiet time after which "Idle Interval" replaces "Interval". */
-export const IDLE_AFTER_MS = 5 * 60_000;
+/**
+ * How the wait between reads is chosen (./reader.ts `waitMs`): for `conversationMs` after an update, or after the
+ * bot posted in a chat from this n8n (../../shared/conversations.ts), "Interval During a Conversation" replaces
+ * the others (after the quiet time "Idle After", an option, "Idle Interval" replaces "Interval"). An object, so
+ * that a test can shorten it.
+ */
+export const PACE = { conversationMs: 60_000 };
 export const MAX_ERROR_BACKOFF_MS = 60_000;
 /** Executions handed to n8n and not finished: reading waits while this many run. */
 export const MAX_UNCONFIRMED = 200;
