@@ -89,7 +89,8 @@ it('a download failing for a moment is tried again on the next read: the positio
 
 it('a download that keeps failing: after three tries the update goes out with file_error, the updates behind it follow, no alarm', async () => {
 	const file = t.sandbox.addFile({ bytes: Buffer.from('payload'), name: 'p.txt', mimeType: 'text/plain' });
-	const harness = t.harness({ options: { downloadFiles: true } });
+	// The default Interval (1 s), from which the waits between tries grow: the time below is what users get.
+	const harness = t.harness({ options: { downloadFiles: true, interval: 1 } });
 	await harness.activate();
 	const start = harness.nodeStaticData.cursor;
 	t.sandbox.injectFault({ kind: 'httpStatus', method: 'download', httpStatus: 503, times: -1 });
@@ -166,7 +167,7 @@ describe('Max File Size and Max Download Time', () => {
 		expect(harness.failures).toEqual([]);
 	});
 
-	it('no size anywhere (no size in the message, no Content-Length), n8n keeping binary data on disk: the download stops once it runs past the limit, nothing is kept', async () => {
+	it('no size anywhere (no size in the message, no Content-Length), n8n keeping binary data on disk: the download stops once it runs past the limit, and n8n stores nothing', async () => {
 		t.sandbox.configure({ fileSizeInMessages: 'absent', downloadContentLength: false });
 		const bigBytes = pattern(24 * 1024 * 1024);
 		const big = t.sandbox.addFile({ bytes: bigBytes, name: 'big.bin' });
