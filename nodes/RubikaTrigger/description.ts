@@ -92,12 +92,12 @@ const endpointOptions: Array<{ name: string; value: UpdateEndpointType; descript
 	{
 		name: 'Selection Item Requests (GetSelectionItem)',
 		value: 'GetSelectionItem',
-		description: 'For Selection buttons that load items from the bot. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here for the items of a Selection button whose items come from the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Selection Searches (SearchSelectionItems)',
 		value: 'SearchSelectionItems',
-		description: 'For Selection buttons with API search. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here to search a Selection button\'s items on the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Updates (ReceiveUpdate)',

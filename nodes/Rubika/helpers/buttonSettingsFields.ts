@@ -32,16 +32,12 @@ function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFiel
 
 /** In the order a person fills them in, after a button's Text, Type and ID (./keypadRows.ts). */
 export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
+	// Hidden: keeps the Api of a workflow saved before Items From was removed, so that it is refused (../keypad/settings.ts).
 	settingsField({
 		displayName: 'Items From',
 		name: 'selectionGet',
-		type: 'options',
-		options: choices(rubika.BUTTON_SELECTION_GET_TYPES, {
-			Local: { name: 'Listed Here', description: 'The items below' },
-			Api: { name: 'The Bot', description: "Rubika asks the bot's GetSelectionItem endpoint for them (Api)" },
-		}),
+		type: 'hidden',
 		default: 'Local',
-		description: 'Where the items of the list come from',
 	}),
 	settingsField({
 		displayName: 'Items',
@@ -57,7 +53,7 @@ export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
 		name: 'selectionId',
 		type: 'string',
 		default: '',
-		description: 'Names the list when Rubika asks the bot for its items or searches them (selection_id)',
+		description: 'A name for the list (selection_id)',
 	}),
 	settingsField({
 		displayName: 'Search',
@@ -65,11 +61,10 @@ export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
 		type: 'options',
 		options: choices(rubika.BUTTON_SELECTION_SEARCH_TYPES, {
 			None: { name: 'No Search', description: 'The list has no search box' },
-			Local: { name: 'Search the Items', description: 'Searches the items of the list (Local)' },
-			Api: { name: 'Ask the Bot', description: "Rubika asks the bot's SearchSelectionItems endpoint (Api)" },
+			Local: { name: 'Search the Items', description: 'A search box that searches the items of the list (Local)' },
 		}),
 		default: 'None',
-		description: 'Whether the list has a search box, and who searches',
+		description: 'Whether the list has a search box',
 	}),
 	settingsField({
 		displayName: 'Allow Several Choices',
