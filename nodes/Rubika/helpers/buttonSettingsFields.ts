@@ -38,6 +38,7 @@ export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
 		name: 'selectionGet',
 		type: 'hidden',
 		default: 'Local',
+		description: 'No longer offered: a list always carries its own Items. Kept to refuse a list saved with The Bot (Api).',
 	}),
 	settingsField({
 		displayName: 'Items',
