@@ -79,12 +79,13 @@ describe('each button type that has settings gets fields for them', () => {
 	});
 
 	test('a list always carries its own items: the builder offers no list or search that Rubika would ask the bot for (GetSelectionItem, SearchSelectionItems)', async () => {
-		const fields = BUTTON_SETTINGS_FIELDS.filter((field) => field.type !== 'hidden' && field.displayOptions?.show?.type?.includes('Selection'));
-		expect(fields.map((field) => field.displayName)).toEqual(['Items', 'Selection ID', 'Search', 'Allow Several Choices', 'Columns', 'Title']);
+		// Which fields the editor shows (Items From only for a list saved with The Bot): test/actions/panel.test.ts.
+		const fields = BUTTON_SETTINGS_FIELDS.filter((field) => field.displayOptions?.show?.type?.includes('Selection'));
 		const search = fields.find((field) => field.name === 'selectionSearch');
 		expect(search?.options?.map((option) => (option as { value: string }).value)).toEqual(['None', 'Local']);
 
-		await run(sendWith([[{ text: 'City', type: 'Selection', selectionItems: 'Tehran', selectionSearch: 'Local' }]]));
+		// A list saved with The Bot, then set to Listed Here (the field shown for it) and given its items, is sent.
+		await run(sendWith([[{ text: 'City', type: 'Selection', selectionItems: 'Tehran', selectionSearch: 'Local', selectionGet: 'Local' }]]));
 		expect(sentButtons()[0][0].button_selection).toMatchObject({ get_type: 'Local', search_type: 'Local', items: [{ text: 'Tehran', type: 'TextOnly' }] });
 	});
 
@@ -108,7 +109,7 @@ describe('each button type that has settings gets fields for them', () => {
 		[
 			'a list saved with Items From: The Bot',
 			{ text: 'S', type: 'Selection', selectionGet: 'Api' },
-			'row 1, button 1: Items From "The Bot" (get_type Api) is no longer offered: Rubika would ask the bot for the list\'s items and nothing here answers it with them; write the items in Items, one per line',
+			'row 1, button 1: Items From "The Bot" (get_type Api) is no longer offered: Rubika would ask the bot for the list\'s items and nothing here answers it with them; choose Items From: Listed Here and write the items in Items, one per line',
 		],
 		[
 			'a list saved with Search: Ask the Bot',

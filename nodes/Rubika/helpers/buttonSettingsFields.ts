@@ -32,14 +32,23 @@ function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFiel
 
 /** In the order a person fills them in, after a button's Text, Type and ID (./keypadRows.ts). */
 export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
-	// Hidden: keeps the Api of a workflow saved before Items From was removed, so that it is refused (../keypad/settings.ts).
-	settingsField({
-		displayName: 'Items From',
-		name: 'selectionGet',
-		type: 'hidden',
-		default: 'Local',
-		description: 'No longer offered: a list always carries its own Items. Kept to refuse a list saved with The Bot (Api).',
-	}),
+	// Shown only for a list saved with Items From: The Bot, no longer offered: n8n would drop a field its node no
+	// longer describes, and the list would change silently. So it is kept, the list is refused
+	// (../keypad/settings.ts), and here the person can choose Listed Here, after which the field is gone.
+	{
+		...settingsField({
+			displayName: 'Items From',
+			name: 'selectionGet',
+			type: 'options',
+			options: [
+				{ name: 'Listed Here', value: 'Local', description: 'The items in Items' },
+				{ name: 'The Bot (No Longer Offered)', value: 'Api', description: 'Refused: nothing can answer Rubika asking the bot for the items' },
+			],
+			default: 'Local',
+			description: 'Only shown for a list saved with The Bot, which is no longer offered: choose Listed Here and write the items in Items',
+		}),
+		displayOptions: { show: { type: ['Selection'], selectionGet: ['Api'] } },
+	},
 	settingsField({
 		displayName: 'Items',
 		name: 'selectionItems',

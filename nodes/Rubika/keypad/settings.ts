@@ -39,8 +39,9 @@ export interface ButtonSettingsFields {
 	selectionId?: string;
 	selectionSearch?: string;
 	/**
-	 * Selection: where the items come from. No longer offered (always `Local`); a hidden field, so that a workflow
-	 * saved with `Api` keeps it (n8n drops a parameter its node no longer describes) and is refused, not changed.
+	 * Selection: where the items come from. No longer offered (always `Local`); the field is shown only while it
+	 * holds `Api`, so that a workflow saved with it keeps it (n8n drops a parameter its node no longer describes)
+	 * and is refused, not changed, until the person chooses Listed Here.
 	 */
 	selectionGet?: string;
 	multiSelection?: boolean;
@@ -211,7 +212,7 @@ function decimal(value: unknown, name: string, problem: Problem): string | undef
 function refuseAskingTheBot(fields: Fields, problem: Problem): void {
 	const why = "is no longer offered: Rubika would ask the bot for the list's items and nothing here answers it with them";
 	if (text(fields.selectionGet)?.trim() === 'Api') {
-		throw problem(`Items From "The Bot" (get_type Api) ${why}; write the items in Items, one per line`);
+		throw problem(`Items From "The Bot" (get_type Api) ${why}; choose Items From: Listed Here and write the items in Items, one per line`);
 	}
 	if (text(fields.selectionSearch)?.trim() === 'Api') {
 		throw problem(`Search "Ask the Bot" (search_type Api) ${why}; choose No Search or Search the Items`);
