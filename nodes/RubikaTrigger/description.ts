@@ -7,11 +7,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, sortedByName } from '../shared/descriptions';
-import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import { addSenderDetailsOption } from '../shared/updates/sender';
+import { binaryPropertyNameOption, downloadFilesOption, maxDownloadTimeOption, maxFileSizeOption } from './downloadFiles';
 import { OTHER_DELIVERY_TYPE } from './webhook/deliveryItem';
 import { webhookRoutes } from './webhook/routes';
 
@@ -97,12 +97,12 @@ const endpointOptions: Array<{ name: string; value: UpdateEndpointType; descript
 	{
 		name: 'Selection Item Requests (GetSelectionItem)',
 		value: 'GetSelectionItem',
-		description: 'For Selection buttons that load items from the bot. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here for the items of a Selection button whose items come from the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Selection Searches (SearchSelectionItems)',
 		value: 'SearchSelectionItems',
-		description: 'For Selection buttons with API search. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here to search a Selection button\'s items on the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Updates (ReceiveUpdate)',
@@ -208,9 +208,7 @@ const firstActivationProperty: INodeProperties = {
 
 const options = optionsCollection([
 	addSenderDetailsOption,
-	downloadFilesOption(
-		'By webhook, Rubika is answered before the download starts, and a file that cannot be downloaded still starts the workflow, without binary data and with file_error saying why.',
-	),
+	downloadFilesOption,
 	{
 		displayName: 'Idle Interval (Seconds)',
 		name: 'idleInterval',
@@ -277,6 +275,8 @@ const options = optionsCollection([
 		description:
 			'How long to wait before asking Rubika again when it had nothing new. While updates keep coming, the next request goes out at once.',
 	},
+	maxDownloadTimeOption,
+	maxFileSizeOption,
 	{
 		displayName: 'Page Size',
 		name: 'pageSize',

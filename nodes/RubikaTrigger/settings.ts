@@ -9,8 +9,6 @@
 import type { IDataObject, IHookFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../shared/downloads';
-import { readDownloadSettings } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
 import type { UpdateEndpointType } from '../shared/types';
 import { UPDATE_ENDPOINT_TYPES, UPDATE_TYPES } from '../shared/types';
@@ -18,6 +16,8 @@ import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/fi
 import { parseUpdateFilters } from '../shared/updates/filters';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import type { OnRejectedPosition, ReceiveUpdates } from './description';
+import type { DownloadSettings } from './downloadFiles';
+import { readDownloadSettings } from './downloadFiles';
 import {
 	DEFAULT_CONVERSATION_INTERVAL_SECONDS,
 	DEFAULT_IDLE_AFTER_MINUTES,

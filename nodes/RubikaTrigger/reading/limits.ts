@@ -12,6 +12,12 @@ export const MAX_UNCONFIRMED = 200;
 /** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
 export const REPORT_AFTER_FAILURES = 3;
 /**
+ * Tries at one update whose file fails to download for a reason that may pass (the file server down, a broken
+ * connection), each with the transport's own retries, before it goes out with file_error. Not above
+ * REPORT_AFTER_FAILURES: a file the update then goes out without raises no alarm of its own, the item says it.
+ */
+export const DOWNLOAD_TRIES = 3;
+/**
  * When the loop resolves the credential anew (and, if it changed, asks Rubika which bot it reaches): it is not
  * resolved per request, because resolving costs n8n a database read, a decryption and an expression sandbox
  * (tens of milliseconds of CPU, BENCHMARKS.md B8).

@@ -24,12 +24,13 @@
  *   problem becomes one failed execution per outage (./readFailures.ts), the workflow stays published and
  *   the loop keeps trying, whoever activated it (a person publishing, n8n starting up).
  */
-import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { INodeExecutionData, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { withDownloadedFile } from '../../shared/downloads';
 import { toNodeError } from '../../shared/errors';
+import { LruMap } from '../../shared/lru';
 import { matchesFilters } from '../../shared/updates/filters';
+import type { UpdateItem } from '../../shared/updates/item';
 import { updateToItem } from '../../shared/updates/item';
 import { SenderDirectory } from '../../shared/updates/sender';
 import type { ResolvedCredential } from '../../shared/transport';
@@ -41,8 +42,9 @@ import { identifyBot } from '../../shared/updates/botIdentity';
 import { credentialFingerprint } from '../../shared/transport/credential';
 import { whenBotPosts } from '../../shared/conversations';
 import { pause } from '../../shared/pause';
+import { downloadItemFile, fileToDownload, itemWithFile } from '../downloadFiles';
 import type { ReadingSettings, TriggerSettings } from '../settings';
-import { BOT_CHECK, MAX_UNCONFIRMED, PACE } from './limits';
+import { BOT_CHECK, DOWNLOAD_TRIES, MAX_UNCONFIRMED, PACE } from './limits';
 import type { ReadingState } from './pages';
 import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
 import { ReadFailures } from './readFailures';
@@ -135,6 +137,9 @@ class ContinuousReader {
 
 	/** Options → Add Sender Details: the senders of this activation's updates, remembered in its memory. */
 	private readonly senders: SenderDirectory | undefined;
+
+	/** Updates whose file failed to download for a reason that may pass (by occurrence): the tries so far. */
+	private readonly downloadTries = new LruMap<string, number>(MAX_UNCONFIRMED);
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
@@ -243,8 +248,7 @@ class ContinuousReader {
 				}
 				// A failed lookup does not throw: the item goes out without the sender's details.
 				const emitted = this.senders ? await this.senders.addTo(this.ctx, item, this.requestOptions()) : item;
-				// A download that may pass later throws: the page is read again, from the same cursor.
-				const data = await withDownloadedFile(this.ctx, emitted, this.settings.download, 'final');
+				const data = await this.withFile(emitted, occurrence);
 				if (this.stopped) return false;
 				this.emitter.emit(data, key, occurrence, entry);
 				if (this.testing) {
@@ -259,6 +263,31 @@ class ContinuousReader {
 		this.readCursor = entry.end;
 		ledger.close(entry);
 		return page.next !== undefined && page.next !== from;
+	}
+
+	/**
+	 * The item with its file, when Options → Download Files asks for it (../downloadFiles.ts). A download that
+	 * failed for a reason that may pass throws, so that the page is read again from the same cursor, for
+	 * DOWNLOAD_TRIES tries in all (one while testing); then the update goes out with file_error, and the
+	 * updates behind it follow. A file over a limit goes out with file_error at once.
+	 */
+	private async withFile(item: UpdateItem, occurrence: string): Promise<INodeExecutionData> {
+		const { download } = this.settings;
+		const fileId = fileToDownload(item, download);
+		if (fileId === undefined) return { json: item };
+		const outcome = await downloadItemFile(this.ctx, item, fileId, download, this.requestOptions());
+		if ('notDownloaded' in outcome && outcome.mayPassLater) {
+			const tries = (this.downloadTries.get(occurrence) ?? 0) + 1;
+			if (tries < (this.testing ? 1 : DOWNLOAD_TRIES)) {
+				this.downloadTries.set(occurrence, tries);
+				throw outcome.error ?? new NodeOperationError(this.ctx.getNode(), outcome.notDownloaded);
+			}
+			this.downloadTries.delete(occurrence);
+			const tried = tries > 1 ? ` (tried ${tries} times)` : '';
+			return itemWithFile(item, download, { ...outcome, notDownloaded: `${outcome.notDownloaded}${tried}` });
+		}
+		this.downloadTries.delete(occurrence);
+		return itemWithFile(item, download, outcome);
 	}
 
 	/**
