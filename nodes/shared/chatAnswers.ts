@@ -23,9 +23,40 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Every answer button's id starts so: a trigger tells them from the bot's own buttons by it. */
 const ANSWER_BUTTON_PREFIX = 'sw1';
 
-const CHAT_DECISIONS = ['approve', 'decline'] as const;
-export type ChatDecision = (typeof CHAT_DECISIONS)[number];
-const DECISION_CODE: Record<ChatDecision, string> = { approve: 'a', decline: 'd' };
+/** Which of up to ten choices a button is (Choose One of Several). */
+export const MAX_CHOICES = 10;
+type ChoiceDecision = `choice${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
+/**
+ * What a button stands for: Approve, Decline, one of the choices, or the input button whose answer is a value
+ * (a text, a date, a number, an item, a phone number, a place).
+ */
+export type ChatDecision = 'approve' | 'decline' | 'input' | ChoiceDecision;
+
+/** The one character a decision takes in a button id. */
+function codeOf(decision: ChatDecision): string {
+	if (decision === 'approve') return 'a';
+	if (decision === 'decline') return 'd';
+	if (decision === 'input') return 'i';
+	return decision.slice('choice'.length);
+}
+
+function decisionOf(code: string | undefined): ChatDecision | undefined {
+	if (code === 'a') return 'approve';
+	if (code === 'd') return 'decline';
+	if (code === 'i') return 'input';
+	return code !== undefined && /^[0-9]$/.test(code) ? (`choice${code}` as ChoiceDecision) : undefined;
+}
+
+/** The decision of the choice at `index` (0-based). */
+export function choiceDecision(index: number): ChatDecision {
+	if (!Number.isInteger(index) || index < 0 || index >= MAX_CHOICES) throw new Error(`a question has at most ${MAX_CHOICES} choices`);
+	return `choice${index}` as ChoiceDecision;
+}
+
+/** The index of a choice decision, or undefined for any other. */
+export function choiceIndexOf(decision: ChatDecision): number | undefined {
+	return decision.startsWith('choice') ? Number(decision.slice('choice'.length)) : undefined;
+}
 
 /** How long a forwarded tap stays valid: it goes from the trigger to n8n at once, a minute is plenty. */
 const TAP_VALIDITY_MS = 5 * 60_000;
@@ -41,6 +72,17 @@ export interface AnswerButton {
 	proof: { sealedToken: Buffer } | { mac: string };
 }
 
+/**
+ * What an answer to an input button carries besides its button id: what the person typed or picked (in the
+ * message's text), the place they shared, the phone number they shared (facts §11: where each arrives is not
+ * documented; every plausible place is read).
+ */
+export interface ChatAnswerContent {
+	text?: string;
+	location?: { latitude: string; longitude: string };
+	phone_number?: string;
+}
+
 /** A tap on an answer button, as a trigger hands it to the waiting execution. */
 export interface ChatAnswerTap {
 	/** The id of the button tapped: the waiting node checks that it is one of its own. */
@@ -52,6 +94,8 @@ export interface ChatAnswerTap {
 	sender_id: string | null;
 	/** When the trigger read the tap, ms since the epoch. */
 	at: number;
+	/** An input button's answer: what it carried. */
+	content?: ChatAnswerContent;
 }
 
 /** The body a trigger posts to the resume address. */
@@ -141,7 +185,7 @@ export function answerButtonId(botToken: string, button: ButtonFacts & { resumeT
 				})()
 			: mac(botToken, buttonMacText(button), MAC_LENGTH);
 	const kind = button.resumeToken !== undefined ? 't' : 'm';
-	return [ANSWER_BUTTON_PREFIX, button.executionId, DECISION_CODE[button.decision] + kind, proof].join('.');
+	return [ANSWER_BUTTON_PREFIX, button.executionId, codeOf(button.decision) + kind, proof].join('.');
 }
 
 /** Whether n8n's resume token can travel in a button id (hex, as n8n 2.14+ make them). */
@@ -154,7 +198,7 @@ export function readAnswerButton(buttonId: string | null | undefined): AnswerBut
 	if (typeof buttonId !== 'string' || !buttonId.startsWith(`${ANSWER_BUTTON_PREFIX}.`)) return undefined;
 	const [, executionId, code, proof, ...rest] = buttonId.split('.');
 	if (rest.length > 0 || !/^[A-Za-z0-9_-]{1,24}$/.test(executionId ?? '') || !proof || !BASE64URL.test(proof)) return undefined;
-	const decision = CHAT_DECISIONS.find((candidate) => DECISION_CODE[candidate] === code?.[0]);
+	const decision = decisionOf(code?.[0]);
 	if (decision === undefined || code.length !== 2) return undefined;
 	if (code[1] === 't') {
 		const sealedToken = Buffer.from(proof, 'base64url');
@@ -180,7 +224,8 @@ export function resumeTokenOfTap(botToken: string, button: AnswerButton, chatId:
 }
 
 function tapMacText(tap: ChatAnswerTap): string {
-	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at)].join('|');
+	const content = tap.content === undefined ? '' : JSON.stringify([tap.content.text ?? null, tap.content.location?.latitude ?? null, tap.content.location?.longitude ?? null, tap.content.phone_number ?? null]);
+	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at), content].join('|');
 }
 
 /** The body a trigger posts for a tap. */
@@ -193,7 +238,7 @@ export interface WaitingQuestion {
 	executionId: string;
 	/** n8n's resume token of the execution, where this n8n has one: the question's buttons carry it. */
 	resumeToken?: string;
-	/** The decisions the question offered (Approve Only: approve). */
+	/** The decisions the question offered (Approve Only: approve; a choice question: its choices; an input: input). */
 	decisions: readonly ChatDecision[];
 	/** The chat the question went to. */
 	chatId: string;

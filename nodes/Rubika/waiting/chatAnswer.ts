@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData, NodeApiError } from 'n8n-workflow';
 
-import type { ChatAnswerReply, ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
+import type { ChatAnswerReply, ChatAnswerTap } from '../../shared/chatAnswers';
 import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
 import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
@@ -101,7 +101,7 @@ function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex
 }
 
 /** The decisions an approval question offers: Approve Only offers no Decline. */
-function offeredDecisions(approval: IDataObject): ChatDecision[] {
+function offeredDecisions(approval: IDataObject): Array<'approve' | 'decline'> {
 	return approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
 }
 
@@ -273,7 +273,8 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 	}
 	const sender = await senderName(this, tap);
 	const after = (AFTER_DECISION as readonly unknown[]).includes(options.afterDecision) ? (options.afterDecision as AfterDecision) : 'showOutcome';
-	const outcome = `${approvalLabels(approval)[tap.decision]} — ${sender ?? tap.sender_id ?? ''}`.trim();
+	const label = tap.decision === 'approve' || tap.decision === 'decline' ? approvalLabels(approval)[tap.decision] : tap.decision;
+	const outcome = `${label} — ${sender ?? tap.sender_id ?? ''}`.trim();
 	const resumed: ChatAnswerReply = { status: 'resumed', removeButtons: after !== 'leave', reply: after === 'showOutcome' ? outcome : '' };
 	const data: IDataObject = {
 		approved: tap.decision === 'approve',

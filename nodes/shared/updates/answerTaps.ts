@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions, ITriggerFunctions } from 'n8n-workflow';
 
-import type { AnswerButton, ChatAnswerReply } from '../chatAnswers';
+import type { AnswerButton, ChatAnswerContent, ChatAnswerReply } from '../chatAnswers';
 import { readAnswerButton, resumeTokenOfTap, signTap } from '../chatAnswers';
 import { isPlainObject } from '../json';
 import { callRubika } from '../transport';
@@ -87,6 +87,7 @@ export async function handOnAnswerTap(
 		message_id: item.message_id,
 		sender_id: item.sender_id,
 		at: Date.now(),
+		...(button.decision === 'input' ? { content: answerContentOf(item) } : {}),
 	});
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -115,6 +116,24 @@ export async function handOnAnswerTap(
 		}
 	}
 	return 'failed';
+}
+
+/**
+ * What an answer to an input button carries: the message's text, its place, its contact's phone number,
+ * wherever the update put them (a new message, or an inline message: facts §11).
+ */
+function answerContentOf(item: UpdateItem): ChatAnswerContent {
+	const raw = item.update;
+	const message = (isPlainObject(raw.new_message) ? raw.new_message : raw) as IDataObject;
+	const location = isPlainObject(message.location) ? (message.location as IDataObject) : undefined;
+	const contact = isPlainObject(message.contact_message) ? (message.contact_message as IDataObject) : undefined;
+	return {
+		...(typeof item.text === 'string' ? { text: item.text } : {}),
+		...(location && location.latitude !== undefined && location.longitude !== undefined
+			? { location: { latitude: String(location.latitude), longitude: String(location.longitude) } }
+			: {}),
+		...(contact && typeof contact.phone_number === 'string' ? { phone_number: contact.phone_number } : {}),
+	};
 }
 
 /** The waiting node's answer (ChatAnswerReply), if the body is one. */
