@@ -96,6 +96,11 @@ export interface ChatAnswerTap {
 	at: number;
 	/** An input button's answer: what it carried. */
 	content?: ChatAnswerContent;
+	/**
+	 * How an input button's answer arrived: as an inline message (on the question's message) or as a new
+	 * message in the chat (facts §11: answers on an inline keypad may come either way). Undefined for taps.
+	 */
+	delivered_as?: 'inlineMessage' | 'message';
 }
 
 /** The body a trigger posts to the resume address. */
@@ -112,7 +117,11 @@ export interface ChatAnswerDelivery {
  * (the chat, the message) is always the trigger's own tap, never something this answer names.
  */
 export interface ChatAnswerReply {
-	status: 'resumed' | 'unauthorized';
+	/**
+	 * `resumed`: the execution goes on; `unauthorized`: the sender may not answer; `again`: the answer cannot be
+	 * read (a date that is no day, a number out of range) and the person is asked again, the execution waits.
+	 */
+	status: 'resumed' | 'unauthorized' | 'again';
 	/** Remove the answer buttons (the message's, or the chat keypad). */
 	removeButtons: boolean;
 	/** A reply to the tap's message; none when empty. */
@@ -225,7 +234,7 @@ export function resumeTokenOfTap(botToken: string, button: AnswerButton, chatId:
 
 function tapMacText(tap: ChatAnswerTap): string {
 	const content = tap.content === undefined ? '' : JSON.stringify([tap.content.text ?? null, tap.content.location?.latitude ?? null, tap.content.location?.longitude ?? null, tap.content.phone_number ?? null]);
-	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at), content].join('|');
+	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at), content, tap.delivered_as ?? ''].join('|');
 }
 
 /** The body a trigger posts for a tap. */
@@ -260,7 +269,11 @@ export function tapProblem(botToken: string, body: unknown, question: WaitingQue
 	if (!(Math.abs(now - tap.at) <= TAP_VALIDITY_MS)) return 'the tap is too old';
 	if (!question.decisions.includes(tap.decision)) return `the question offered no ${tap.decision} button`;
 	if (tap.chat_id !== question.chatId) return `the tap comes from chat ${tap.chat_id}, not the question's`;
-	if (question.messageId !== undefined && tap.message_id !== question.messageId) return `the tap is on message ${tap.message_id}, not the question's`;
+	// An input button's answer may come as a new message in the chat, which is not the question's (facts §11).
+	const answeredInNewMessage = tap.decision === 'input' && tap.delivered_as === 'message';
+	if (question.messageId !== undefined && tap.message_id !== question.messageId && !answeredInNewMessage) {
+		return `the tap is on message ${tap.message_id}, not the question's`;
+	}
 	const own = answerButtonId(botToken, { executionId: question.executionId, decision: tap.decision, chatId: question.chatId, resumeToken: question.resumeToken });
 	if (typeof tap.button_id !== 'string' || !sameText(tap.button_id, own)) return 'the tap is on a button this question did not carry';
 	return undefined;

@@ -87,7 +87,7 @@ export async function handOnAnswerTap(
 		message_id: item.message_id,
 		sender_id: item.sender_id,
 		at: Date.now(),
-		...(button.decision === 'input' ? { content: answerContentOf(item) } : {}),
+		...(button.decision === 'input' ? { content: answerContentOf(item), delivered_as: item.type === INLINE_MESSAGE_TYPE ? 'inlineMessage' : 'message' } : {}),
 	});
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -120,19 +120,23 @@ export async function handOnAnswerTap(
 
 /**
  * What an answer to an input button carries: the message's text, its place, its contact's phone number,
- * wherever the update put them (a new message, or an inline message: facts §11).
+ * wherever the update put them (a new message, or an inline message: facts §11). A place is read from
+ * `location`, else from a `live_location`'s current place (rubpy's model); the waiting node reads a phone number
+ * or a place from the text too, where Rubika writes them there.
  */
 function answerContentOf(item: UpdateItem): ChatAnswerContent {
 	const raw = item.update;
 	const message = (isPlainObject(raw.new_message) ? raw.new_message : raw) as IDataObject;
-	const location = isPlainObject(message.location) ? (message.location as IDataObject) : undefined;
+	const live = isPlainObject(message.live_location) ? (message.live_location as IDataObject) : undefined;
+	const place = [message.location, live?.current_location, live?.location].find(
+		(candidate): candidate is IDataObject => isPlainObject(candidate) && candidate.latitude != null && candidate.longitude != null,
+	);
 	const contact = isPlainObject(message.contact_message) ? (message.contact_message as IDataObject) : undefined;
+	const phone = contact?.phone_number;
 	return {
 		...(typeof item.text === 'string' ? { text: item.text } : {}),
-		...(location && location.latitude !== undefined && location.longitude !== undefined
-			? { location: { latitude: String(location.latitude), longitude: String(location.longitude) } }
-			: {}),
-		...(contact && typeof contact.phone_number === 'string' ? { phone_number: contact.phone_number } : {}),
+		...(place ? { location: { latitude: String(place.latitude), longitude: String(place.longitude) } } : {}),
+		...(typeof phone === 'string' || typeof phone === 'number' ? { phone_number: String(phone) } : {}),
 	};
 }
 
@@ -140,7 +144,7 @@ function answerContentOf(item: UpdateItem): ChatAnswerContent {
 function replyOf(body: unknown): ChatAnswerReply | undefined {
 	if (!isPlainObject(body)) return undefined;
 	const { status, removeButtons, reply } = body as Partial<ChatAnswerReply>;
-	if (status !== 'resumed' && status !== 'unauthorized') return undefined;
+	if (status !== 'resumed' && status !== 'unauthorized' && status !== 'again') return undefined;
 	return { status, removeButtons: removeButtons === true, reply: typeof reply === 'string' ? reply : '' };
 }
 
