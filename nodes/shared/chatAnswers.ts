@@ -124,6 +124,11 @@ export interface ChatAnswerReply {
 	status: 'resumed' | 'unauthorized' | 'again';
 	/** Remove the answer buttons (the message's, or the chat keypad). */
 	removeButtons: boolean;
+	/**
+	 * The question's message, when its buttons are under it: an input button's answer may come as a new
+	 * message (facts §11), which does not say where the buttons are. Always in the chat of the tap.
+	 */
+	questionMessageId?: string;
 	/** A reply to the tap's message; none when empty. */
 	reply: string;
 }

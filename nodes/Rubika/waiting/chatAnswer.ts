@@ -300,7 +300,12 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 	const sender = await senderName(this, tap);
 	const after = (AFTER_DECISION as readonly unknown[]).includes(options.afterDecision) ? (options.afterDecision as AfterDecision) : 'showOutcome';
 	const outcome = `${reading.shown} — ${sender ?? tap.sender_id ?? ''}`.trim();
-	const resumed: ChatAnswerReply = { status: 'resumed', removeButtons: after !== 'leave', reply: after === 'showOutcome' ? outcome : '' };
+	const resumed: ChatAnswerReply = {
+		status: 'resumed',
+		removeButtons: after !== 'leave',
+		reply: after === 'showOutcome' ? outcome : '',
+		...(answerIn === 'inlineButtons' && asked?.messageId ? { questionMessageId: asked.messageId } : {}),
+	};
 	const data: IDataObject = {
 		...reading.data,
 		respondedAt: new Date().toISOString(),

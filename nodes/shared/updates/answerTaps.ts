@@ -143,24 +143,30 @@ function answerContentOf(item: UpdateItem): ChatAnswerContent {
 /** The waiting node's answer (ChatAnswerReply), if the body is one. */
 function replyOf(body: unknown): ChatAnswerReply | undefined {
 	if (!isPlainObject(body)) return undefined;
-	const { status, removeButtons, reply } = body as Partial<ChatAnswerReply>;
+	const { status, removeButtons, reply, questionMessageId } = body as Partial<ChatAnswerReply>;
 	if (status !== 'resumed' && status !== 'unauthorized' && status !== 'again') return undefined;
-	return { status, removeButtons: removeButtons === true, reply: typeof reply === 'string' ? reply : '' };
+	return {
+		status,
+		removeButtons: removeButtons === true,
+		reply: typeof reply === 'string' ? reply : '',
+		...(typeof questionMessageId === 'string' && /^[A-Za-z0-9_-]+$/.test(questionMessageId) ? { questionMessageId } : {}),
+	};
 }
 
 /**
- * What the waiting node asked to show, in the chat of the tap and on its message: the buttons removed (the
- * message's for a tap under it, else the chat keypad), a reply. Where comes from the tap, never from the
- * answer. Failures are only logged: the decision stands.
+ * What the waiting node asked to show, in the chat of the tap: the buttons removed (those under the question's
+ * message — the tapped one, or the one the node names for an answer that came as a new message — else the chat
+ * keypad), a reply to the tap. The chat comes from the tap, never from the answer. Failures are only logged:
+ * the decision stands.
  */
 async function showInChat(context: TriggerContext, tap: UpdateItem, reply: ChatAnswerReply, options: CallOptions): Promise<void> {
 	const chatId = tap.chat_id;
 	if (chatId === null) return;
-	const underMessage = tap.type === INLINE_MESSAGE_TYPE;
+	const questionMessage = reply.questionMessageId ?? (tap.type === INLINE_MESSAGE_TYPE ? tap.message_id : null);
 	try {
-		if (reply.removeButtons && !underMessage) await callRubika(context, 'editChatKeypad', { chat_id: chatId, chat_keypad_type: 'Remove' }, options);
-		if (reply.removeButtons && underMessage && tap.message_id !== null) {
-			await callRubika(context, 'editMessageKeypad', { chat_id: chatId, message_id: tap.message_id, inline_keypad: { rows: [] } }, options);
+		if (reply.removeButtons && questionMessage === null) await callRubika(context, 'editChatKeypad', { chat_id: chatId, chat_keypad_type: 'Remove' }, options);
+		if (reply.removeButtons && questionMessage !== null) {
+			await callRubika(context, 'editMessageKeypad', { chat_id: chatId, message_id: questionMessage, inline_keypad: { rows: [] } }, options);
 		}
 	} catch (error) {
 		context.logger.warn(`Rubika Send and Wait: could not remove the answer buttons (${(error as Error).message})`);
