@@ -442,3 +442,40 @@ async function botSends(sandbox: RubikaSandbox, body: object): Promise<void> {
 	const response = await fetch(sandbox.methodUrl('sendMessage', DEMO_BOT_TOKEN), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 	expect(((await response.json()) as { status: string }).status).toBe('OK');
 }
+
+describe('examples/registration-in-chat.json, question by question', () => {
+	const t = useTriggerSandbox();
+	afterEach(async () => await ReadingTriggerHarness.stopAll());
+
+	it('its three questions, answered on the keypad, give the name, the birth date in both calendars and the phone number', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const example = require('../../examples/registration-in-chat.json') as { nodes: Array<{ name: string; parameters: INodeParameters }> };
+		const answers: Record<string, Record<string, unknown>> = {
+			'Ask the name': { text: 'سارا کریمی' },
+			'Ask the birth date': { date: '۱۳۷۰/۰۵/۱۲' },
+			'Ask the phone number': { phoneNumber: '+98 912 123 4567' },
+		};
+		const data: IDataObject[] = [];
+		for (const [name, values] of Object.entries(answers)) {
+			const parameters = { ...example.nodes.find((node) => node.name === name)!.parameters, chatId: sara.chat_id };
+			const waiting = await WaitingExecution.start({ parameters, credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }, resumeToken: TOKEN });
+			try {
+				const trigger = t.harness({ updateTypes: ['NewMessage'] }, { webhookWaitingBaseUrl: waiting.base });
+				await trigger.activate();
+				const body = t.sandbox.requestsFor('sendMessage').at(-1)!.body as SentBody;
+				t.sandbox.userAnswerButton({ userId: sara.user_id, chatId: sara.chat_id, buttonId: questionButton(body).id, ...values });
+				await waitFor(() => waiting.resumed !== undefined);
+				await waitFor(() => t.sandbox.chatKeypad(sara.chat_id) === null);
+				data.push(waiting.data!);
+			} finally {
+				await ReadingTriggerHarness.stopAll();
+				await waiting.close();
+			}
+		}
+		expect(data).toMatchObject([
+			{ text: 'سارا کریمی', answeredIn: 'chat' },
+			{ date: '1991-08-03', calendar: 'persian', as_picked: '1370-05-12' },
+			{ phone_number: '+989121234567' },
+		]);
+	});
+});
