@@ -3,7 +3,6 @@
  * date field. Output `{ date, calendar, as_picked }`: the ISO Gregorian date, the calendar the person used
  * (`persian` or `gregorian`), and the date as they picked it (YYYY-MM-DD in that calendar's years).
  */
-import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
 import { InputError } from '../../../shared/errors';
 import type { CalendarName } from './dates';
 import { PERSIAN_YEARS, readDate, yearRange } from './dates';
@@ -63,12 +62,10 @@ export const date: QuestionKind = {
 		if (!calendar) throw new InputError('Calendar', `must be Persian or Gregorian, got "${calendarType}"`);
 		const fromYear = year(parameters('fromYear', ''), 'From Year', calendar);
 		const toYear = year(parameters('toYear', ''), 'To Year', calendar);
-		const problem = (message: string) => new InputError('From Year', message);
-		const settings = buttonSettings('Calendar', { calendarType, minYear: fromYear, maxYear: toYear }, problem);
 		const range = yearRange(calendar, fromYear, toYear);
 		const years = `${fromYear ?? '…'} to ${toYear ?? '…'}`;
 		return {
-			rows: inputButton(parameters, 'Calendar', '📅 Pick a date', settings && { key: buttonSettingsKey('Calendar') as string, value: settings }),
+			rows: inputButton(parameters, 'Calendar', '📅 Pick a date', { fields: { calendarType, minYear: fromYear, maxYear: toYear }, field: 'From Year' }),
 			web: oneFieldForm({ label: 'Date', type: 'date', required: true, options: [], min: range.first, max: range.last }),
 			read(answer) {
 				const read = answer.decision === 'input' ? readDate(answerText(answer)) : undefined;

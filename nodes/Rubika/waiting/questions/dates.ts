@@ -36,7 +36,7 @@ function persianYearLength(year: number): number {
 	return isPersianLeapYear(year) ? 366 : 365;
 }
 
-export function persianMonthLength(year: number, month: number): number {
+function persianMonthLength(year: number, month: number): number {
 	if (month <= 6) return 31;
 	if (month <= 11) return 30;
 	return isPersianLeapYear(year) ? 30 : 29;

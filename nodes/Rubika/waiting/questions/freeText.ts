@@ -2,8 +2,6 @@
  * Free Text: in the chat a Textbox button (one line or several) the person types into; on the web page a text
  * area. Output `{ text }`, as typed.
  */
-import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
-import { InputError } from '../../../shared/errors';
 import { FREE_TEXT_FIELDS } from '../responseForm';
 import type { QuestionKind } from './types';
 import { answerText, inputButton, oneFieldForm, shortened } from './types';
@@ -28,9 +26,8 @@ export const freeText: QuestionKind = {
 	],
 	question(parameters) {
 		const textboxLines = String(parameters('textLines', 'MultiLine'));
-		const settings = buttonSettings('Textbox', { textboxLines }, (message) => new InputError('Lines (Chat)', message));
 		return {
-			rows: inputButton(parameters, 'Textbox', '✍️ Write the answer', settings && { key: buttonSettingsKey('Textbox') as string, value: settings }),
+			rows: inputButton(parameters, 'Textbox', '✍️ Write the answer', { fields: { textboxLines }, field: 'Lines (Chat)' }),
 			web: oneFieldForm(FREE_TEXT_FIELDS[0]),
 			read(answer) {
 				const text = answerText(answer);

@@ -2,11 +2,10 @@
  * Item From a List: in the chat a String Picker of the items; on the web page a dropdown. Output `{ value }`,
  * the item as listed here (an answer written in other digits or with other spaces still finds it).
  */
-import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
 import { InputError } from '../../../shared/errors';
 import { plainDigits } from './normalise';
 import type { QuestionKind } from './types';
-import { answerText, inputButton } from './types';
+import { answerText, inputButton, oneFieldForm } from './types';
 
 const ITEMS_FIELD = 'Items';
 
@@ -34,10 +33,9 @@ export const listItem: QuestionKind = {
 	question(parameters) {
 		const items = [...new Set(String(parameters('listItems', '')).split(/\r?\n/).map((item) => item.trim()).filter((item) => item !== ''))];
 		if (items.length === 0) throw new InputError(ITEMS_FIELD, 'needs at least one item (one per line)');
-		const settings = buttonSettings('StringPicker', { choices: items.join('\n') }, (message) => new InputError(ITEMS_FIELD, message));
 		return {
-			rows: inputButton(parameters, 'StringPicker', '📋 Pick one', settings && { key: buttonSettingsKey('StringPicker') as string, value: settings }),
-			web: { form: [{ label: 'Item', type: 'dropdown', required: true, options: items }], given: ([text]) => ({ decision: 'input', content: { text } }) },
+			rows: inputButton(parameters, 'StringPicker', '📋 Pick one', { fields: { choices: items.join('\n') }, field: ITEMS_FIELD }),
+			web: oneFieldForm({ label: 'Item', type: 'dropdown', required: true, options: items }),
 			read(answer) {
 				const text = answerText(answer);
 				const item = answer.decision === 'input' ? (items.find((entry) => entry === text) ?? items.find((entry) => comparable(entry) === comparable(text))) : undefined;

@@ -3,10 +3,9 @@
  * a map (Location, Picker); on the web page a latitude and a longitude. Output `{ latitude, longitude }` as
  * numbers. A place sent as text ("35.7, 51.4") is read too (facts §11: where Rubika puts it is not documented).
  */
-import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
 import { InputError } from '../../../shared/errors';
 import { plainDigits, readAnsweredCoordinate } from './normalise';
-import type { QuestionButton, QuestionKind } from './types';
+import type { QuestionKind } from './types';
 import { answerText, inputButton } from './types';
 
 const BUTTONS: Record<string, { type: string; label: string }> = {
@@ -36,10 +35,8 @@ export const location: QuestionKind = {
 		const kind = String(parameters('locationKind', 'current'));
 		const button = BUTTONS[kind];
 		if (!button) throw new InputError('Place (Chat)', `must be "current" or "picked", got "${kind}"`);
-		const settings = kind === 'picked' ? buttonSettings('Location', { locationType: 'Picker' }, (message) => new InputError('Place (Chat)', message)) : undefined;
-		const rows: QuestionButton[][] = inputButton(parameters, button.type, button.label, settings && { key: buttonSettingsKey('Location') as string, value: settings });
 		return {
-			rows,
+			rows: inputButton(parameters, button.type, button.label, kind === 'picked' ? { fields: { locationType: 'Picker' }, field: 'Place (Chat)' } : undefined),
 			web: {
 				form: [
 					{ label: 'Latitude', type: 'number', required: true, options: [], min: '-90', max: '90', placeholder: '35.6892' },

@@ -2,8 +2,6 @@
  * Number: in the chat a Number Picker (Smallest to Largest); on the web page a number field. Output
  * `{ number }`, a number whatever digits it was written in.
  */
-import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
-import { InputError } from '../../../shared/errors';
 import { readNumber } from './normalise';
 import type { QuestionKind } from './types';
 import { answerText, inputButton, oneFieldForm } from './types';
@@ -31,9 +29,8 @@ export const number: QuestionKind = {
 	question(parameters) {
 		const minValue = Number(parameters('minNumber', 0));
 		const maxValue = Number(parameters('maxNumber', 100));
-		const settings = buttonSettings('NumberPicker', { minValue, maxValue }, (message) => new InputError('Smallest Number', message));
 		return {
-			rows: inputButton(parameters, 'NumberPicker', '🔢 Pick a number', settings && { key: buttonSettingsKey('NumberPicker') as string, value: settings }),
+			rows: inputButton(parameters, 'NumberPicker', '🔢 Pick a number', { fields: { minValue, maxValue }, field: 'Smallest Number' }),
 			web: oneFieldForm({ label: 'Number', type: 'number', required: true, options: [], min: String(minValue), max: String(maxValue) }),
 			read(answer) {
 				const picked = answer.decision === 'input' ? readNumber(answerText(answer)) : undefined;

@@ -8,6 +8,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ChatAnswerContent, ChatDecision } from '../../../shared/chatAnswers';
+import { InputError } from '../../../shared/errors';
+import type { ButtonSettingsFields } from '../../keypad/settings';
+import { buttonSettings, buttonSettingsKey } from '../../keypad/settings';
 import type { FormField } from '../responseForm';
 
 /** Reads one of the node's parameters (its name, the fallback), in whichever context asks. */
@@ -23,7 +26,7 @@ export interface GivenAnswer {
 }
 
 /** An answer read: the output's `data` and how the chat shows it; or why it cannot be taken. */
-export type AnswerReading = { ok: true; data: IDataObject; shown: string } | { ok: false; problem: string };
+type AnswerReading = { ok: true; data: IDataObject; shown: string } | { ok: false; problem: string };
 
 /** One button of the question in the chat, before its id is made: what it decides and what it shows. */
 export interface QuestionButton {
@@ -72,14 +75,24 @@ export function fallbackLinkKind(question: Question, approved: unknown): string 
 }
 
 /** A label the user set in Options, trimmed, or the fallback. */
-export function optionText(parameters: ParameterReader, name: string, fallback: string): string {
+function optionText(parameters: ParameterReader, name: string, fallback: string): string {
 	const value = parameters(`options.${name}`, '');
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
 }
 
-/** The one input button of a question that asks for a value, labelled by Input Button Label (Chat). */
-export function inputButton(parameters: ParameterReader, type: string, defaultLabel: string, settings?: QuestionButton['settings']): QuestionButton[][] {
-	return [[{ decision: 'input', type, text: optionText(parameters, 'inputButtonLabel', defaultLabel), ...(settings ? { settings } : {}) }]];
+/**
+ * The one input button of a question that asks for a value, labelled by Input Button Label (Chat), with the
+ * settings object the keypad builder makes of `settings.fields` (its problems named after `settings.field`).
+ */
+export function inputButton(
+	parameters: ParameterReader,
+	type: string,
+	defaultLabel: string,
+	settings?: { fields: ButtonSettingsFields; field: string },
+): QuestionButton[][] {
+	const value = settings && buttonSettings(type, settings.fields, (message) => new InputError(settings.field, message));
+	const key = buttonSettingsKey(type);
+	return [[{ decision: 'input', type, text: optionText(parameters, 'inputButtonLabel', defaultLabel), ...(value && key ? { settings: { key, value } } : {}) }]];
 }
 
 /** A form of one field whose text is the input button's answer. */
