@@ -393,6 +393,22 @@ describe('read the same wherever answered: the web page', () => {
 		expect(waiting!.resumed).toBeUndefined();
 	});
 
+	it('input buttons Rubika refused: the fallback link opens the form, and its answer has the same data', async () => {
+		t.sandbox.injectFault({ kind: 'status', method: 'sendMessage', status: 'INVALID_INPUT', devMessage: 'unknown button type' });
+		waiting = await WaitingExecution.start({ parameters: asking('date'), credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }, resumeToken: TOKEN });
+		expect(waiting.sent.answer_in).toBe('webPage');
+		const body = t.sandbox.requestsFor('sendMessage').at(-1)!.body as { inline_keypad: { rows: Array<{ buttons: Array<{ button_link: { link_url: string } }> }> } };
+		const link = waiting.here(body.inline_keypad.rows[0].buttons[0].button_link.link_url);
+		expect(await (await fetch(link)).text()).toContain('type="date"');
+		// The proof is part of the signed link: without it n8n refuses the signature (401).
+		const withoutProof = new URL(link);
+		withoutProof.searchParams.delete('proof');
+		expect((await fetch(withoutProof)).status).toBe(401);
+		const answer = await fetch(link, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'field-0=1403-01-01' });
+		expect(answer.status).toBe(200);
+		expect(waiting.data).toEqual({ date: '2024-03-20', calendar: 'persian', as_picked: '1403-01-01', answeredIn: 'webPage', respondedAt: expect.any(String) });
+	});
+
 	it('a question asked in the chat refuses its web address without a fallback proof (403), even with n8n\'s signature', async () => {
 		waiting = await WaitingExecution.start({ parameters: asking('date'), credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }, resumeToken: TOKEN });
 		const forged = await fetch(`${waiting.base}/${waiting.executionId}?signature=${TOKEN}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ rubikaChatAnswer: { decision: 'input' }, mac: 'x' }) });
