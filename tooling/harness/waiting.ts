@@ -24,6 +24,7 @@ import type { IDataObject, INode, INodeExecutionData, INodeParameters, IWebhookD
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
 import type { InputItem, NodeRunResult, TestCredentials } from './n8n';
 import { makeAdditionalData, runNode } from './n8n';
+import { readAll, sendJson, sendText } from './http';
 
 export interface WaitingHarnessOptions {
 	/** The Rubika node's parameters (operation Send and Wait). */
@@ -222,20 +223,4 @@ function record(res: http.ServerResponse, done: (status: number, body: string) =
 		return end(...args);
 	};
 	return () => done(res.statusCode, body);
-}
-
-function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify(value));
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string): void {
-	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
-	res.end(text);
-}
-
-async function readAll(req: http.IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
 }
