@@ -14,7 +14,13 @@
 // with either way of receiving; Buttons Under the Message only by webhook); Restrict to User IDs in a group (the Unauthorized
 // Reply, then the allowed person decides); the links with a proof when Rubika refuses the buttons; a tap after
 // Limit Wait Time, once n8n has gone on (n8n looks for expired waits once a minute: up to a minute). In queue
-// mode also: each decided execution ran on a worker when it started and again when it was resumed. What n8n
+// mode also: each decided execution ran on a worker when it started and again when it was resumed.
+// The other kinds of question (issue 33): a chain of seven (a choice, a text, a date, a number, an item, a phone
+// number, a place) on the chat keypad with the trigger by reading and another under the message with the trigger by
+// webhook, answered with the sandbox's answer-button (Persian and Arabic digits, answers under the message as inline
+// messages and as new messages), an answer that is no date (asked again), a hand-made answer and a replayed one;
+// two Number questions in one chat; a choice restricted to a user in a group and tapped from another chat; a Free
+// Text past its time limit. What n8n
 // answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, eventually } from './reporter.mjs';
