@@ -18,7 +18,7 @@ export function fakeAnswer(messages) {
  * filling every parameter the tool asks for (a text: `Question for <tool>: <parameter>`); once every tool has answered it
  * says what each one answered (`<tool>: <the tool's answer>` lines). Undefined when no tool is offered.
  */
-export function fakeToolTurn(messages, tools) {
+function fakeToolTurn(messages, tools) {
 	if (!Array.isArray(tools) || tools.length === 0) return undefined;
 	const called = new Map();
 	for (const m of messages) for (const call of m.tool_calls ?? []) called.set(call.id, call.function?.name);
