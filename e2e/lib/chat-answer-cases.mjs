@@ -809,6 +809,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			await sleep(SETTLE_MS);
 			const after = await execution(lateText.id);
 			t.check('a text written in its Textbox then decides nothing (one run of the node and of the next, the same end)', runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === done.stoppedAt, { ask: runs(after, ASK), after: runs(after, AFTER) });
+			t.note(`n8n's answer to the trigger: ${handOverLog(lateText.id).join(' | ') || '(nothing logged)'}`);
 		});
 
 		await t.step('the trigger by webhook\'s own workflow', async () => {
