@@ -161,7 +161,8 @@ async function agentAsksInChat(world, t, model) {
 		const texts = (await admin.messages(sara.chat_id)).filter((m) => m.sender_type === 'Bot' && !since.has(m.message_id)).map((m) => m.text);
 		t.check(
 			'the review (n8n\'s message naming the tool) approved on the keypad, the gated tool ran: Sara gets its message once',
-			texts.some((text) => text?.startsWith('The agent wants to run this tool: Tell_Sara')) && texts.filter((text) => text?.startsWith('Question for Tell_Sara')).length === 1,
+			// "The agent wants to run this tool: Tell_Sara …" (2.41.1), "The agent wants to call Tell_Sara" (2.8.4)
+			texts.some((text) => /^The agent wants to .*\bTell_Sara\b/.test(text ?? '')) && texts.filter((text) => text?.startsWith('Question for Tell_Sara')).length === 1,
 			texts,
 		);
 		t.check('… and the agent\'s answer, with what each tool answered, is the reply', texts.some((text) => text?.includes('"date":"2024-03-20"')), texts.at(-1));
