@@ -51,8 +51,14 @@ export const test = {
 			// n8n 2.41 lets only a published workflow be chosen as Error Workflow, and both versions run only a published one.
 			await world.activate(alerts.workflowId);
 			const scope = { world, t, made, alerts };
-			await t.step('trigger by reading', async () => await readingRounds(scope));
-			await t.step('trigger by webhook', async () => await webhookRounds(scope));
+			// Each part works on bots and workflows of its own and counts only their executions and alerts: they run
+			// at once, each waiting on its own trigger (about 40 s less than one after the other).
+			await Promise.all([
+				t.step('trigger by reading', async () => await readingRounds(scope)),
+				t.step('trigger by reading, published with a refused token', async () => await refusedReading(scope)),
+				t.step('trigger by webhook', async () => await webhookRounds(scope)),
+				t.step('trigger by webhook, published with a refused token', async () => await refusedWebhook(scope)),
+			]);
 		} finally {
 			for (const id of made.workflows) await world.deactivate(id).catch(() => {});
 			// The tests after this one share this n8n: the editor's default credential (browser.mjs) must not see these.
@@ -241,9 +247,12 @@ async function readingRounds(scope) {
 	);
 	t.check('… and so does the n8n log', world.serverLog().includes(`now reaches another bot, @${other.username}`));
 
-	// --- a new workflow published with a token Rubika refuses ---------------------------------------
+}
+
+/** A new workflow by reading, published with a token Rubika refuses: published, one alarm, reads once put right. */
+async function refusedReading(scope) {
+	const { world, t } = scope;
 	const refused = await echoBot(scope, { kind: 'reading', title: 'Identity Late Bot', token: 'x'.repeat(64) });
-	before = await snapshot(scope, refused);
 	await world.activate(refused.workflowId);
 	// Whatever n8n does with a failed activation (2.41 retries it 1, 2, 4 and 8 s apart) would show by then.
 	await sleep(16_000);
@@ -257,7 +266,7 @@ async function readingRounds(scope) {
 		{ active: published.active, status, failed: afterPublish.failed.map(failureOf), runs: afterPublish.errorRuns.map(alertOf), alerts: afterPublish.alerts },
 	);
 	t.note(`what the editor shows: ${world.version === '2.8.4' ? 'active' : `publication status "${status}"`}`);
-	seq = await lastSeq(world);
+	const seq = await lastSeq(world);
 	await refused.setCredential({ accessToken: refused.bot.token });
 	t.check('… once the token is put right it reads by itself (no publishing)', await readingOf(world, refused.bot, seq));
 	await refused.say('c7 after the token was put right');
@@ -319,7 +328,12 @@ async function webhookRounds(scope) {
 	await echo.say('w6 to the new bot', other);
 	await checkRound(scope, { ...echo, chatId: otherChat }, before, 'by webhook, the credential switched to another bot and published again', { texts: ['w6 to the new bot'], failed: 0 });
 
-	// --- a new workflow published with a token Rubika refuses ---------------------------------------
+}
+
+/** A new workflow by webhook, published with a token Rubika refuses: refused, no alarm; put right, it receives. */
+async function refusedWebhook(scope) {
+	const { world, t } = scope;
+	const { admin, ctx } = world;
 	const refused = await echoBot(scope, { kind: 'webhook', title: 'Identity Late Hook Bot', token: 'x'.repeat(64) });
 	const refusal = await refusedActivation(world, refused.workflowId);
 	const afterPublish = await snapshot(scope, refused);
