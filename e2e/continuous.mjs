@@ -5,7 +5,7 @@
 // message's file into binary data; a burst gives one execution per message, each once;
 // a graceful restart (messages sent while n8n is down; n8n starts while Rubika refuses the token: a failed
 // execution and the Error Workflow say so, the workflow stays published and reads everything once the token
-// is accepted again) and a SIGKILL lose and repeat nothing;
+// is accepted again) loses and repeats nothing (SIGKILLs: torture.mjs);
 // deactivation ends every getUpdates request; "Listen for test event" (n8n's POST /rest/workflows/:id/run
 // with the trigger to start from) gets the message sent while listening, and stops reading afterwards,
 // also when the user stops listening without a message. Add Sender Details (on in the filters workflow and the
@@ -276,17 +276,9 @@ export const test = {
 		const afterRestart = items.find((i) => i.json.text === 'e2e-cont 10 (after restart)');
 		if (afterRestart) t.note(`after the restart, delay of a new message: ${delays([afterRestart])[0]} ms`);
 
-		await sleep(500);
-		await world.stopServer({ kill: true });
-		await say(sara, 'e2e-cont 11 (after a crash)');
-		await world.server();
-		await waitForItems(11, 'after SIGKILL');
-		await sleep(1500);
-		items = await received();
-		const afterKill = [...afterGraceful, 'e2e-cont 11 (after a crash)'];
-		exactlyOnce('SIGKILL', items, afterKill);
+		// SIGKILLs at random moments while messages arrive, counted: torture.mjs, the suite's last file.
 		const skipped = world.serverLog().match(/duplicate deduplication key/g)?.length ?? 0;
-		if (dedup) t.note(`n8n's log: ${skipped} re-emitted update(s) skipped for a duplicate deduplication key over the restarts`);
+		if (dedup) t.note(`n8n's log: ${skipped} re-emitted update(s) skipped for a duplicate deduplication key over the restart`);
 		t.check('the message ids are the sandbox\'s', items.every((i) => sent.get(i.json.text)?.message_id === i.json.message_id));
 		t.check('every execution succeeded', items.every((i) => i.execution.status === 'success'), items.map((i) => i.execution.status));
 
