@@ -350,9 +350,16 @@ export const test = {
 			// not run the trigger for up to ~2.5 min: the wait is that long (bounded).
 			const drainStartedAt = Date.now();
 			const drainDeadline = Date.now() + 240_000;
-			// Finished executions only: n8n 2.41 leaves out of an unfiltered list the executions it is running, so
-			// one still waiting to start (status new, as those it recovers at startup) would vanish from the count.
-			const countFinished = async () => (await listExecutions(world.publicApi, id, { includeData: false })).filter(isFinished).length;
+			// An execution a stopped n8n process started and n8n never ended: still `running` after the next start.
+			// n8n's start-up recovery (execution-recovery.service, amend) leaves one alone when the event log has its
+			// start but no node event yet, i.e. when the kill came between the execution's start and its first node.
+			// Nothing runs it any more, and the retry recipe (which retries crashed executions) does not see it.
+			const lastStopAt = () => restarts.at(-1)?.stoppedAt ?? 0;
+			const leftRunning = (e) => e.status === 'running' && Date.parse(e.startedAt ?? e.createdAt ?? 0) < lastStopAt();
+			// Finished executions (and those n8n left running) only: n8n 2.41 leaves out of an unfiltered list the
+			// executions it is running, so one still waiting to start (status new, as those it recovers at startup)
+			// would vanish from the count.
+			const countFinished = async () => (await listExecutions(world.publicApi, id, { includeData: false })).filter((e) => isFinished(e) || leftRunning(e)).length;
 			let idleReads = 0;
 			let stored = 0;
 			while (Date.now() < drainDeadline) {
@@ -372,13 +379,13 @@ export const test = {
 				await sleep(1000);
 			}
 			t.check('after the sender stopped, the trigger reads to the end (two reads with nothing new)', idleReads >= 2, `${idleReads} idle reads, ${stored} finished executions for ${sent.size} messages after ${secs(Date.now() - drainStartedAt)}`);
-			// ...and n8n has finished the executions (none running).
+			// ...and n8n has finished the executions (none running but those a stopped process left).
 			const runDeadline = Date.now() + 60_000;
 			let running = -1;
 			while (Date.now() < runDeadline) {
 				try {
-					const res = await world.publicApi(`/executions?workflowId=${id}&status=running&limit=5`);
-					running = res?.data?.length ?? 0;
+					const res = await world.publicApi(`/executions?workflowId=${id}&status=running&limit=50`);
+					running = (res?.data ?? []).filter((e) => !leftRunning(e)).length;
 				} catch {
 					running = 0; // an n8n that cannot filter by running: the sleep below has to do
 				}
@@ -469,6 +476,7 @@ export const test = {
 					lost: [...sent.keys()].filter((text) => !after.has(text)),
 					strandedInCrashed: [...after.entries()].filter(([, v]) => ran(v).length === 0 && v.some((x) => x.status === 'crashed')).map(([text]) => text),
 					strandedInNew: [...after.entries()].filter(([, v]) => ran(v).length === 0 && v.every((x) => x.status === 'new')).map(([text]) => text),
+					strandedLeftRunning: [...after.entries()].filter(([, v]) => ran(v).length === 0 && v.every((x) => leftRunning(x))).map(([text]) => text),
 					duplicated: [...after.entries()].filter(([, v]) => ran(v).length > 1).map(([text]) => text),
 				};
 			}
@@ -515,6 +523,7 @@ export const test = {
 								lost: final.lost.length,
 								strandedInCrashed: final.strandedInCrashed.length,
 								strandedInNew: final.strandedInNew.length,
+								strandedLeftRunning: final.strandedLeftRunning.length,
 								duplicated: final.duplicated.length,
 								executionsByStatus: finalStatusCounts,
 							},
@@ -599,10 +608,13 @@ export const test = {
 				t.check('run again, the recipe finds nothing left to retry', again.ok && !!again.runData['Crashed, not retried yet'] && again.output('Crashed, not retried yet').length === 0 && !again.runData['Retry it'], again.ok ? again.output('Crashed, not retried yet') : (again.stdout + again.stderr).slice(-3000));
 				t.check('after the recipe no message is left only in a crashed execution', final.strandedInCrashed.length === 0, final.strandedInCrashed.slice(0, 5).join(' | '));
 				t.check('after the recipe no message ran twice', final.duplicated.length === 0, final.duplicated.slice(0, 5).join(' | '));
-				const completedDetail = `${final.completedExactlyOnce.length} of ${sent.size} (${final.completedInARetry} in a retry); lost ${final.lost.length}, only in executions n8n left new ${final.strandedInNew.length}`;
-				// On n8n 2.41+ the trigger loses nothing, so with the retries every message has run; before 2.41 what is
-				// lost or left in status new is documented, and reported.
-				if (dedup) t.check('after the recipe every message sent ran to completion exactly once', final.completedExactlyOnce.length === sent.size, completedDetail);
+				const completedDetail = `${final.completedExactlyOnce.length} of ${sent.size} (${final.completedInARetry} in a retry); lost ${final.lost.length}, only in executions n8n left new ${final.strandedInNew.length}, only in executions n8n left running ${final.strandedLeftRunning.length}`;
+				// An execution n8n left running (above: killed before its first node) holds its message, so nothing is
+				// lost, but neither n8n nor the recipe runs it: documented, and reported here on its own.
+				if (final.strandedLeftRunning.length) t.note(`n8n ${world.version}, reported: ${final.strandedLeftRunning.length} message(s) only in an execution a killed n8n left running (n8n's recovery found no node event): ${final.strandedLeftRunning.slice(0, 5).join(' | ')}`);
+				// On n8n 2.41+ the trigger loses nothing, so with the retries every message has run (but those n8n left
+				// running); before 2.41 what is lost or left in status new is documented, and reported.
+				if (dedup) t.check('after the recipe every message sent ran to completion exactly once (but those n8n left running)', final.completedExactlyOnce.length + final.strandedLeftRunning.length === sent.size && final.lost.length === 0, completedDetail);
 				else t.note(`after the recipe, ran to completion exactly once: ${completedDetail}`);
 			}
 			t.check('no execution ended in error', !finalStatusCounts.error, finalStatusCounts);
