@@ -3,7 +3,8 @@
 // of before it: jest keeps two workers busy only part of the time (they wait on real timers and sockets), and the
 // three static checks fit into what it leaves, which saves about their own time (~25 s on 2 cores). Their output
 // is printed whole when each ends; jest's as it comes. Exits 1 when any of them failed, after all have ended.
-// Arguments go to jest: `npm run test:quick -- test/actions`.
+// Arguments go to jest: `npm run test:quick -- test/actions`; `--scan` (what `npm test` passes) adds n8n's scanner
+// (`npm run scan`: build, pack, the scanner's rules) to the checks that run beside jest.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -25,13 +26,20 @@ function run(label, cmd, args, { quiet }) {
 	});
 }
 
+const args = process.argv.slice(2);
+const scan = args.includes('--scan');
+const checks = [
+	['lint', npm, ['run', '--silent', 'lint']],
+	['typecheck', npm, ['run', '--silent', 'typecheck']],
+	['knip', npm, ['run', '--silent', 'knip']],
+	...(scan ? [['scan', npm, ['run', '--silent', 'scan']]] : []),
+];
 const started = Date.now();
 const codes = await Promise.all([
-	run('lint', npm, ['run', '--silent', 'lint'], { quiet: true }),
-	run('typecheck', npm, ['run', '--silent', 'typecheck'], { quiet: true }),
-	run('knip', npm, ['run', '--silent', 'knip'], { quiet: true }),
-	run('jest', npx, ['jest', ...process.argv.slice(2)], { quiet: false }),
+	...checks.map(([label, cmd, cmdArgs]) => run(label, cmd, cmdArgs, { quiet: true })),
+	run('jest', npx, ['jest', ...args.filter((a) => a !== '--scan')], { quiet: false }),
 ]);
 const failed = codes.filter((code) => code !== 0).length;
-process.stdout.write(`[test:quick] ${failed ? `${failed} of 4 failed` : 'lint, typecheck, knip and jest passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+const names = [...checks.map(([label]) => label), 'jest'];
+process.stdout.write(`[test:quick] ${failed ? `${failed} of ${names.length} failed` : `${names.join(', ')} passed`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 process.exit(failed ? 1 : 0);
