@@ -1,17 +1,16 @@
 #!/usr/bin/env node
 // Every end-to-end run `npm test` makes, several at once: the suite (e2e/run.mjs, ending with the short restart
 // torture) on each n8n version, queue mode (e2e/queue.mjs: every scenario on 2.41.1, the chat cases on 2.8.4)
-// and `npm start` twice (e2e/start.mjs). Each run is its own process with its own world (sandbox, n8n, ports,
-// folders), so they share nothing but the packed tarball, built once here. They are dealt out to lanes (two
-// unless --lanes says otherwise; RUNS below), each lane runs its runs one after the other.
+// and `npm start` three times (e2e/start.mjs). Each run is its own process with its own world (sandbox, n8n,
+// ports, folders), so they share nothing but the packed tarball, built once here. They are dealt out to lanes
+// (three unless --lanes says otherwise; RUNS below), each lane runs its runs one after the other.
 //
 // Why lanes: the runs spend much of their time waiting (for n8n to start, for triggers to read, for executions to
-// be stored and resumed); the suite alone kept about a third of one core busy on 2 cores. Two at once fill the
-// waits: on 2 cores 595 s for what took about 17 minutes one after the other. Three were slower there (661 s,
-// load 9): two lanes already keep both cores busy. Each run's output is printed in one piece when it ends (and
-// kept in a file while it runs), then a summary with timings; exits 1 when anything failed.
+// be stored and resumed). On 2 cores: two lanes took 698-927 s (27 November 2026), three 518 s with the suites'
+// own waits cut (the same day; 1.4 cores busy on average). Each run's output is printed in one piece when it ends
+// (and kept in a file while it runs), then a summary with timings; exits 1 when anything failed.
 //
-//   node e2e/all.mjs [--lanes 2] [--no-build] [--keep] [--tgz file]
+//   node e2e/all.mjs [--lanes 3] [--no-build] [--keep] [--tgz file]
 //
 // n8n must be installed for both versions (`npm run n8n:install -- --all`, which `npm run test:e2e` runs first).
 import { spawn } from 'node:child_process';
@@ -25,17 +24,17 @@ import { packOnce } from '../tooling/world.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The runs, each with the minutes it took in the last measurement (2 cores, two lanes, e2e/README.md): the
- * longest go first, each into the lane that has the least to do so far. Two lanes: the 2.41.1 suite, queue mode's
- * chat cases on 2.8.4 and npm start; the 2.8.4 suite and queue mode on 2.41.1.
+ * The runs, each with the minutes it took in the last measurement (2 cores, three lanes, e2e/README.md): the
+ * longest go first, each into the lane that has the least to do so far. Three lanes: the 2.41.1 suite; the 2.8.4
+ * suite; queue mode on 2.41.1, its chat cases on 2.8.4 and npm start.
  */
 const RUNS = [
-	{ name: 'suite, n8n 2.41.1', file: 'run.mjs', args: ['--version', '2.41.1'], minutes: 9.4 },
-	{ name: 'suite, n8n 2.8.4', file: 'run.mjs', args: ['--version', '2.8.4'], minutes: 8.6 },
-	{ name: 'queue mode, n8n 2.41.1', file: 'queue.mjs', args: [], minutes: 3.9 },
-	{ name: 'queue mode, n8n 2.8.4 (chat cases)', file: 'queue.mjs', args: ['--version', '2.8.4', '--only', 'chat'], minutes: 1.4 },
+	{ name: 'suite, n8n 2.41.1', file: 'run.mjs', args: ['--version', '2.41.1'], minutes: 8.5 },
+	{ name: 'suite, n8n 2.8.4', file: 'run.mjs', args: ['--version', '2.8.4'], minutes: 7.9 },
+	{ name: 'queue mode, n8n 2.41.1', file: 'queue.mjs', args: [], minutes: 4.1 },
+	{ name: 'queue mode, n8n 2.8.4 (chat cases)', file: 'queue.mjs', args: ['--version', '2.8.4', '--only', 'chat'], minutes: 1.5 },
 	// npm start packs dist/ itself (built here) and keeps nothing: no options.
-	{ name: 'npm start three times', file: 'start.mjs', args: [], options: false, minutes: 1.2 },
+	{ name: 'npm start three times', file: 'start.mjs', args: [], options: false, minutes: 2.1 },
 ];
 
 /** Deals the runs out to `count` lanes, longest first, each to the lane with the fewest minutes so far. */
@@ -76,7 +75,7 @@ function runFile(run, { tgz, keep, logDir }) {
 async function main() {
 	const argv = process.argv.slice(2);
 	const at = argv.indexOf('--lanes');
-	const laneCount = at >= 0 ? Number(argv.splice(at, 2)[1]) : 2;
+	const laneCount = at >= 0 ? Number(argv.splice(at, 2)[1]) : LANES_DEFAULT;
 	if (!(Number.isInteger(laneCount) && laneCount >= 1)) throw new Error('--lanes takes a whole number, 1 or more');
 	const opts = parseArgs(argv);
 	const LANES = lanes(laneCount);

@@ -416,7 +416,9 @@ export const test = {
 			executions = await fetchAll();
 			let { seen, foreign } = tally(executions);
 			let lost = [...sent.keys()].filter((text) => !seen.has(text));
-			if (lost.length > 0) {
+			// Before 2.41 a stop can lose what was being handed over (documented, reported below): looking again is
+			// for n8n 2.41+, where a message not found yet must still come.
+			if (lost.length > 0 && dedup) {
 				t.note(`${lost.length} message(s) not found yet; looking again in 15 s`);
 				await sleep(15_000);
 				executions = await fetchAll();
