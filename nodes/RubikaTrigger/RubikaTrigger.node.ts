@@ -20,6 +20,7 @@ import { triggerProperties, triggerWebhooks } from './description';
 import { startReading } from './reading/reader';
 import { readTriggerSettings } from './settings';
 import { activationMethods } from './webhook/activation';
+import { holdRegisteredBot } from './webhook/handBack';
 import { receiveDelivery } from './webhook/delivery';
 
 export class RubikaTrigger implements INodeType {
@@ -44,8 +45,12 @@ export class RubikaTrigger implements INodeType {
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const settings = readTriggerSettings(this);
-		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); nothing runs here.
-		if (settings.receive.by === 'webhook') return {};
+		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); here the trigger only
+		// holds its bot, and registers it again when n8n starts (webhook/handBack.ts).
+		if (settings.receive.by === 'webhook') {
+			await holdRegisteredBot(this, settings.receive.webhook);
+			return {};
+		}
 		return await startReading(this, settings, settings.receive.reading);
 	}
 

@@ -207,12 +207,28 @@ describe('one active workflow per bot', () => {
 		await expect((await workflowFor('second')).activate()).rejects.toThrow(/"Workflow first"/);
 	});
 
-	test('after a restart n8n 2.41 serves the webhooks without activating them: the trigger counts again from its first delivery', async () => {
+	test('after a restart n8n 2.41 serves the webhooks without their methods but starts the trigger: the second one is refused at once', async () => {
 		const first = await workflowFor('first');
 		await first.activate();
 		process = freshTriggerNodeType();
 		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
-		restarted.serveWithoutActivating();
+		await restarted.serveWithoutActivating();
+		await expect((await workflowFor('early')).activate()).rejects.toThrow(/"Workflow first"/);
+		expect(registered('ReceiveUpdate')).toBe(registeredBy(first));
+
+		const firstAddress = new URL(registeredBy(first)).pathname;
+		expect(answer(await restarted.post(firstAddress, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
+		expect(texts(restarted)).toEqual(['hello']);
+	});
+
+	test('after a restart n8n 2.41 with a record written before addresses were kept: the trigger counts again from its first delivery', async () => {
+		const first = await workflowFor('first');
+		await first.activate();
+		const saved = first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> };
+		delete saved.registration.address;
+		process = freshTriggerNodeType();
+		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
+		await restarted.serveWithoutActivating();
 		const early = await workflowFor('early');
 		await early.activate();
 		// Nothing in this process knew of the first workflow: the early one took the bot over.
@@ -290,7 +306,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 		delete saved.registration.bot;
 		process = freshTriggerNodeType();
 		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
-		restarted.serveWithoutActivating();
+		await restarted.serveWithoutActivating();
 		const asked = sandbox.requestsFor('getMe').length;
 		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
 		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('44', 'again')))).toEqual(OK_ANSWER);
@@ -311,6 +327,6 @@ function classNames(value: object): string[] {
 
 /** The address a trigger registered with the sandbox (its last updateBotEndpoints call). */
 function registeredBy(trigger: WebhookHarness): string {
-	const urls = sandbox.requestsFor('updateBotEndpoints').map((entry) => (entry.body as { url: string }).url);
-	return urls.filter((url) => url.startsWith(`${trigger.origin}/`)).at(-1) ?? '';
+	const urls = sandbox.requestsFor('updateBotEndpoints').map((entry) => (entry.body as { url?: unknown }).url);
+	return urls.filter((url): url is string => typeof url === 'string' && url.startsWith(`${trigger.origin}/`)).at(-1) ?? '';
 }

@@ -24,7 +24,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { HookContext, WebhookContext } from 'n8n-core';
+import { HookContext, TriggerContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
@@ -33,6 +33,7 @@ import type {
 	INodeType,
 	IVersionedNodeType,
 	IWebhookData,
+	ITriggerFunctions,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WebhookSetupMethodNames,
@@ -214,7 +215,10 @@ export class WebhookHarness {
 		return context.getNodeWebhookUrl('default') as string;
 	}
 
-	/** Activating the workflow (or starting to listen for a test event): checkExists, then create if needed. */
+	/**
+	 * Activating the workflow (or starting to listen for a test event): checkExists, then create if needed; then,
+	 * for a published workflow, n8n starts the trigger (`startTrigger`) on the same workflow object.
+	 */
 	async activate(activation: WorkflowActivateMode = this.test ? 'manual' : 'activate'): Promise<void> {
 		const workflow = this.loadWorkflow();
 		try {
@@ -229,7 +233,29 @@ export class WebhookHarness {
 			throw error;
 		}
 		this.active = true;
+		if (!this.test) await this.runTrigger(workflow, activation);
 		this.persist(workflow, this.test);
+	}
+
+	/**
+	 * n8n runs `trigger()` of every trigger node of a published workflow (ours has one), after its webhooks, at
+	 * every activation and at each start of n8n, through n8n-core's real TriggerContext.
+	 */
+	private async runTrigger(workflow: Workflow, activation: WorkflowActivateMode): Promise<void> {
+		const context = new TriggerContext(
+			workflow,
+			this.node,
+			this.additionalData(),
+			'trigger',
+			activation,
+			() => {
+				throw new Error('the trigger emitted while it receives by webhook');
+			},
+			(error) => {
+				throw error;
+			},
+		);
+		await this.nodeType.trigger?.call(context as ITriggerFunctions);
 	}
 
 	/**
@@ -248,11 +274,14 @@ export class WebhookHarness {
 	}
 
 	/**
-	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, which n8n
-	 * does not ask anything (no checkExists, no create).
+	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, whose webhook
+	 * methods n8n does not run (no checkExists, no create); it starts the trigger (`trigger()`) as at any start.
 	 */
-	serveWithoutActivating(): void {
+	async serveWithoutActivating(): Promise<void> {
 		this.active = true;
+		const workflow = this.loadWorkflow();
+		await this.runTrigger(workflow, 'init');
+		this.persist(workflow);
 	}
 
 	/** Deactivating: `delete` for every webhook, then the routes go away. */

@@ -2,17 +2,20 @@
  * What activating and deactivating the trigger (and listening for a test event) does with Rubika: n8n's
  * checkExists, create and delete for the `default` webhook. The record of what was registered is
  * registration.ts; the secret in the address is secret.ts; which trigger holds which bot is
- * oneTriggerPerBot.ts.
+ * oneTriggerPerBot.ts; whether Rubika can reach the address is publicAddress.ts; what happens to the bot when a
+ * registration ends (a test listener stops, a workflow is unpublished) is handBack.ts.
  */
 import type { IHookFunctions, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { callRubika } from '../../shared/transport';
 import type { UpdateEndpointType } from '../../shared/types';
 import { identifyBot } from '../../shared/updates/botIdentity';
 import { readTriggerSettings, webhookOf } from '../settings';
+import { registerEndpoints } from './endpoints';
+import { handBack } from './handBack';
 import { botCredential, webhookKey } from './keys';
 import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
+import { WEBHOOK_URL_ADVICE, checkWebhookAddress } from './publicAddress';
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
@@ -52,13 +55,18 @@ async function isRegistered(context: IHookFunctions): Promise<boolean> {
 					if (registered) return undefined;
 					throw error;
 				});
-	if (bot !== undefined) takeBotAtActivation(context, bot);
+	if (bot !== undefined) takeBotAtActivation(context, bot, registered ? { url, endpoints } : undefined);
 	return registered;
 }
 
-/** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
+/**
+ * Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. An address
+ * Rubika cannot deliver to is refused before any request (publicAddress.ts).
+ */
 async function register(context: IHookFunctions): Promise<boolean> {
-	const { url, endpoints, secret } = await registrationTarget(context);
+	const { url, endpoints, secret, address } = await registrationTarget(context);
+	const { credential } = await botCredential(context);
+	checkWebhookAddress(context, url, hideSecret(url, secret), String(credential.data?.baseUrl ?? ''));
 	const staticData = context.getWorkflowStaticData('node');
 	const bot = await botOf(context);
 	const before = readRegistration(staticData)?.bot;
@@ -67,12 +75,10 @@ async function register(context: IHookFunctions): Promise<boolean> {
 	}
 	// A half-done registration must not look complete to checkExists.
 	forgetRegistration(staticData);
-	for (const type of endpoints) {
-		const answer = await callRubika(context, 'updateBotEndpoints', { url, type });
-		const status = String(answer?.status ?? '');
-		if (status !== 'Done') throw refusal(context, type, status, hideSecret(url, secret));
-	}
-	saveRegistration(staticData, url, endpoints, bot);
+	const refused = await registerEndpoints(context, url, endpoints);
+	if (refused) throw refusal(context, refused.type, refused.status, hideSecret(url, secret));
+	saveRegistration(staticData, { url, types: endpoints, bot, address });
+	takeBotAtActivation(context, bot, { url, endpoints });
 	return true;
 }
 
@@ -83,19 +89,23 @@ async function botOf(context: IHookFunctions): Promise<string> {
 }
 
 /**
- * Forgets the registration and lets go of the bot. Rubika has no call to remove an endpoint, so the bot
- * keeps posting to this URL until something else registers; n8n answers those posts with 404 once inactive.
+ * Forgets the registration and lets go of the bot, then gives the bot back to the published trigger that holds
+ * it in this process, or removes what this registration left (handBack.ts). n8n runs it when a workflow is
+ * unpublished, and when a test listener stops, times out or has received its event.
  */
 async function unregister(context: IHookFunctions): Promise<boolean> {
-	forgetRegistration(context.getWorkflowStaticData('node'));
+	const staticData = context.getWorkflowStaticData('node');
+	const ended = readRegistration(staticData);
+	forgetRegistration(staticData);
 	letGoOfBot(context);
+	if (ended !== undefined) await handBack(context, ended);
 	return true;
 }
 
 /** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */
 async function registrationTarget(
 	context: IHookFunctions,
-): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string }> {
+): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string; address: string }> {
 	// Every setting is checked here, so that a bad one fails the publishing rather than a delivery.
 	const { endpoints, secretLocation: location } = webhookOf(readTriggerSettings(context));
 	const webhookUrl = context.getNodeWebhookUrl('default');
@@ -103,7 +113,7 @@ async function registrationTarget(
 		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
 	}
 	const secret = location === 'off' ? '' : deriveSecret((await botCredential(context)).token, webhookKey(context));
-	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
+	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret, address: webhookUrl };
 }
 
 /** What a person sees when Rubika does not answer `Done`; `shown` is the URL with its secret hidden. */
@@ -112,10 +122,7 @@ function refusal(context: IHookFunctions, type: string, status: string, shown: s
 		return new NodeOperationError(
 			context.getNode(),
 			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
-			{
-				description:
-					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or set the trigger\'s Receive Updates to By Reading, which works on a local n8n without any public address.',
-			},
+			{ description: WEBHOOK_URL_ADVICE },
 		);
 	}
 	return new NodeOperationError(

@@ -12,31 +12,42 @@
  * - a trigger holds its bot from its activation (checkExists, which n8n runs before create) until n8n runs
  *   its delete (deactivation, or a failed activation);
  * - after a restart, n8n 2.8 activates every active workflow again, which fills the record. n8n 2.41 keeps
- *   webhooks registered across restarts without calling the node, so each trigger counts again once it has
- *   received a delivery in this process, or been activated again.
- * Listening for a test event neither holds a bot nor is refused: a test takes the bot over, as documented.
+ *   webhooks registered across restarts without calling the node's webhook methods, but both versions start
+ *   every published trigger (`trigger()`), which holds the bot its registration record names (handBack.ts);
+ *   a trigger also counts again once it has received a delivery in this process.
+ * Listening for a test event neither holds a bot nor is refused: a test takes the bot over while it listens,
+ * and gives it back when it ends (handBack.ts).
  */
-import type { IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INode, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
-import type { BotHolder } from './botHolders';
+import type { BotHolder, HeldRegistration } from './botHolders';
 import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
 import { webhookKey } from './keys';
 
-type TriggerContext = IHookFunctions | IWebhookFunctions;
+type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 
 /**
  * At activation, for `bot` (its id): fails when another trigger holds the bot; otherwise records this trigger
  * as its holder. Checking and recording happen without an await in between, so two workflows activated at the
  * same time cannot both pass.
  */
-export function takeBotAtActivation(context: IHookFunctions, bot: string): void {
+export function takeBotAtActivation(context: IHookFunctions, bot: string, registration?: HeldRegistration): void {
 	if (context.getMode() === 'manual') return;
 	const trigger = triggerKey(context);
 	const other = otherHolder(bot, trigger);
 	if (other !== undefined) throw new BotTakenError(context.getNode(), other);
-	hold(bot, trigger, holderOf(context));
+	hold(bot, trigger, { ...holderOf(context), ...(registration ? { registration } : {}) });
+}
+
+/**
+ * When a published trigger starts (n8n runs `trigger()` after the webhooks, and again at every start of n8n):
+ * it holds `bot`, registered at `webhookUrl` (the record's address: this context has no webhook URL), without
+ * being refused, as n8n has published it already.
+ */
+export function holdAtStart(context: ITriggerFunctions, bot: string, webhookUrl: string, registration: HeldRegistration): void {
+	hold(bot, triggerKey(context), { ...holderOf(context), webhookUrl, registration });
 }
 
 /**
@@ -63,11 +74,11 @@ function holderOf(context: TriggerContext): BotHolder {
 		workflowId: String(workflow.id ?? ''),
 		workflowName: workflow.name ?? '',
 		nodeName: context.getNode().name,
-		webhookUrl: webhookUrl(context),
+		webhookUrl: 'getNodeWebhookUrl' in context ? webhookUrl(context) : '',
 	};
 }
 
-function webhookUrl(context: TriggerContext): string {
+function webhookUrl(context: IHookFunctions | IWebhookFunctions): string {
 	return context.getNodeWebhookUrl('default') ?? '';
 }
 
