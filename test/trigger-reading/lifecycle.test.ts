@@ -8,7 +8,8 @@ import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BOT_CHECK } from '../../nodes/RubikaTrigger/reading/limits';
-import { DEMO_BOT_ID, DEMO_BOT_TOKEN } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, startProxy } from '../../sandbox';
+import type { TestCredentials } from '../../tooling/harness/n8n';
 import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
@@ -356,6 +357,26 @@ describe('the credential', () => {
 			expect(harness.failures).toEqual([]);
 			expect(t.sandbox.requestsFor('getUpdates').at(-1)?.path).toBe('/via/second-address/v3/<token>/getUpdates');
 			await harness.stop();
+		});
+
+		it('a proxy put in the credential: no failure, no message lost or repeated, reads go through the proxy', async () => {
+			const proxy = await startProxy();
+			try {
+				const credentials: TestCredentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl };
+				const { harness } = await running(credentials);
+				say(t.sandbox, 'just before the change');
+				credentials.proxy = proxy.url;
+				await pauseMs(1000);
+				say(t.sandbox, 'after the change');
+				await harness.waitForExecutions(3);
+				await pauseMs(500);
+				expect(texts(harness.items)).toEqual(['before', 'just before the change', 'after the change']);
+				expect(harness.failures).toEqual([]);
+				expect(proxy.requests.some((request) => request.path?.endsWith('/getUpdates'))).toBe(true);
+				await harness.stop();
+			} finally {
+				await proxy.close();
+			}
 		});
 	});
 
