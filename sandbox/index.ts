@@ -4,7 +4,7 @@ export type { SandboxOptions } from './server';
 export type { SandboxConfigPatch } from './config';
 export type { FaultSpec } from './faults';
 export { startProxy } from './proxy';
-export type { ProxiedRequest, ProxyOptions, TestProxy } from './proxy';
+export type { TestProxy } from './proxy';
 export {
 	DEMO_BOT_TOKEN,
 	DEMO_BOT_ID,

@@ -24,7 +24,7 @@ export interface ProxyOptions {
 	hosts?: Record<string, string>;
 }
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
 	method: string;
 	/** `host:port` the client asked for (before `hosts` mapped it). */
 	target: string;
