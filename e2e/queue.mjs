@@ -18,7 +18,11 @@
 //   6. the Rubika Webhook Trigger registered at the webhook process and receiving there; one update delivered
 //      to the webhook process and again to main: two executions (de-duplication memory is per process), and
 //      the documented Remove Duplicates step after the trigger lets exactly one through; copies arriving at the
-//      same instant at both are counted and reported; a changed WEBHOOK_URL (last: main keeps it).
+//      same instant at both are counted and reported; a changed WEBHOOK_URL (last: main keeps it);
+//   7. (before 6) "Listen for test event" on main while the workflow is published, its trigger receiving at the
+//      webhook process (e2e/test-listen.mjs `listenWhilePublished`; the test event posted to main as a load
+//      balancer routes /webhook-test/): when the listener ends or is stopped the published address is back and
+//      a message reaches the published workflow.
 //
 //   node e2e/queue.mjs [--version 2.8.4] [--only chat,webhook] [--no-build] [--keep] [--tgz file] [--recipients 2000]
 //
@@ -34,6 +38,7 @@ import { packageLoadProblems } from '../tooling/n8n.mjs';
 import { broadcastWorkflow, createQueueWorld, startWebhook } from '../tooling/queue-world.mjs';
 import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
 import { isFinished, nodeItems, nodesRun, packOnce } from '../tooling/world.mjs';
+import { listenWhilePublished } from './test-listen.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -102,7 +107,7 @@ function audit(chatIds, counts) {
 }
 
 /** The scenarios by name, for `--only` (the package-load check always runs). */
-export const SCENARIOS = ['chat', 'broadcast', 'continuous', 'send-and-wait', 'webhook'];
+export const SCENARIOS = ['chat', 'broadcast', 'continuous', 'send-and-wait', 'webhook', 'test-listen'];
 
 export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}) {
 	const unknown = only.filter((name) => !SCENARIOS.includes(name));
@@ -255,6 +260,8 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 	});
 
 	// --- 6. the webhook trigger through the webhook process ----------------------------------------
+	await scenario('test-listen', 'listen for a test event on main, the published trigger receiving at the webhook process', () => listenInQueueMode(world, t));
+
 	await scenario('webhook', 'webhook trigger through the webhook process', async () => {
 		await admin.clearRequests();
 		await world.activate(IDS.webhook);
@@ -322,6 +329,17 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 
 
 	if (chat) await scenario('chat', 'send and wait answered in the chat: past the time limit, clean-up', () => chat.finish());
+}
+
+/**
+ * "Listen for test event" in queue mode (e2e/test-listen.mjs): the editor's listener runs on main, which published
+ * the workflow and so knows which trigger holds the bot; the published trigger receives at the webhook process.
+ * When the listener ends, the published address is back, and a message reaches the published workflow there.
+ */
+async function listenInQueueMode(world, t) {
+	const listen = await listenWhilePublished(world, t, { name: 'Queue Listen Bot', routeTestTo: world.mainBase });
+	t.check('… the published address is the webhook process\'s', Object.values(listen.published ?? {}).every((url) => url.startsWith(`${world.webhookBase}/webhook/`)));
+	await world.deactivate(listen.id);
 }
 
 /** One queue world, the scenarios, `N passed, N failed`. Used by `npm test` (after e2e/run.mjs). */

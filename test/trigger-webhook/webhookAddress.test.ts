@@ -29,7 +29,7 @@ describe('a Rubika on a public address', () => {
 		const trigger = await publicRubika();
 		const failure = await trigger.activate().catch((error: unknown) => error as Error & { description?: string });
 		expect(failure?.message).toBe(
-			`Rubika cannot deliver to this n8n's webhook URL ${trigger.webhookUrl().replace(':secret', '***')}: it is an address of this machine or of a private network, which Rubika cannot reach`,
+			`Rubika cannot deliver to this n8n's webhook URL ${trigger.webhookUrl().replace(':secret', '***')}: it is an address of this machine or of a private network, which Rubika cannot reach. Set n8n's WEBHOOK_URL to this instance's public HTTPS address, or receive By Reading.`,
 		);
 		expect(failure?.description).toMatch(/public HTTPS address.*WEBHOOK_URL.*By Reading/);
 		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(0);
@@ -38,7 +38,7 @@ describe('a Rubika on a public address', () => {
 
 	test('plain http on a public name is refused: not HTTPS', async () => {
 		const trigger = await publicRubika({ publicOrigin: 'http://n8n.example.com' });
-		await expect(trigger.activate()).rejects.toThrow(/webhook URL http:\/\/n8n\.example\.com\/webhook\/.*\/\*\*\*: it is not HTTPS$/);
+		await expect(trigger.activate()).rejects.toThrow(/webhook URL http:\/\/n8n\.example\.com\/webhook\/.*\/\*\*\*: it is not HTTPS\. Set n8n's WEBHOOK_URL/);
 		expect(sandbox.requestsFor('updateBotEndpoints')).toHaveLength(0);
 	});
 

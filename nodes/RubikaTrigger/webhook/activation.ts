@@ -15,7 +15,7 @@ import { registerEndpoints } from './endpoints';
 import { handBack } from './handBack';
 import { botCredential, webhookKey } from './keys';
 import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
-import { WEBHOOK_URL_ADVICE, checkWebhookAddress } from './publicAddress';
+import { WEBHOOK_URL_ADVICE, WEBHOOK_URL_HINT, checkWebhookAddress } from './publicAddress';
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
@@ -121,7 +121,7 @@ function refusal(context: IHookFunctions, type: string, status: string, shown: s
 	if (status === 'InvalidUrl') {
 		return new NodeOperationError(
 			context.getNode(),
-			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
+			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}. ${WEBHOOK_URL_HINT}`,
 			{ description: WEBHOOK_URL_ADVICE },
 		);
 	}

@@ -17,6 +17,9 @@ import { NodeOperationError } from 'n8n-workflow';
 export const WEBHOOK_URL_ADVICE =
 	"Rubika only delivers to a public HTTPS address on a real domain. Set n8n's WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or set the trigger's Receive Updates to By Reading, which works on a local n8n without any public address.";
 
+/** The same in one sentence, for the message itself: n8n 2.41 shows only the message of a trigger that failed to publish. */
+export const WEBHOOK_URL_HINT = "Set n8n's WEBHOOK_URL to this instance's public HTTPS address, or receive By Reading.";
+
 /**
  * Refuses a webhook address Rubika cannot deliver to, unless the credential's Base URL (`apiBaseUrl`) is local
  * or private itself. `shown` is the address as a person may see it (the secret hidden).
@@ -27,7 +30,7 @@ export function checkWebhookAddress(context: IHookFunctions, address: string, sh
 	if (problem === undefined) return;
 	throw new NodeOperationError(
 		context.getNode(),
-		`Rubika cannot deliver to this n8n's webhook URL ${shown}: ${problem}`,
+		`Rubika cannot deliver to this n8n's webhook URL ${shown}: ${problem}. ${WEBHOOK_URL_HINT}`,
 		{ description: WEBHOOK_URL_ADVICE },
 	);
 }

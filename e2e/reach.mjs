@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Reaching Rubika from anywhere, and the webhook address check, in a real n8n (issue 32 items 2 and 7). The
+// sandbox plays a Rubika that answers only one address (`answerOnlyFrom: ['127.0.0.2']`), as Rubika answers only
+// addresses in Iran; a small proxy (sandbox/proxy.ts, in this process) connects from that address. Each check
+// both ways:
+// - the credential test (POST /rest/credentials/test) through the credential's Proxy: OK; without it no answer;
+// - `n8n execute` of Get Bot Info with that credential: the bot; without the Proxy (Timeout 2 s): fails with the
+//   message naming the restriction and the Proxy; without the Proxy field but with HTTP_PROXY in n8n's
+//   environment (the instance-wide way; the sandbox is http, so HTTP_PROXY rather than HTTPS_PROXY): the bot;
+// - a Rubika Trigger reading a bot of its own: the proxy added to its credential while it runs (Rubika now
+//   answering only the proxy) — every message once, none lost;
+// - the webhook address: a credential whose Base URL is a public-looking name (only the proxy resolves it)
+//   refuses to publish a webhook trigger at n8n's local address, naming WEBHOOK_URL, before any registration.
+//
+//   node e2e/reach.mjs [--version 2.8.4] [--no-build] [--keep]
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { refusedActivation } from './webhook-bots.mjs';
+import { REPO_ROOT } from '../tooling/n8n.mjs';
+import { nodeItems } from '../tooling/world.mjs';
+import { RUBIKA_TRIGGER, linearWorkflow, manualTrigger, node } from '../tooling/workflow-builder.mjs';
+
+const require = createRequire(import.meta.url);
+require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({ transpileOnly: true, project: path.join(REPO_ROOT, 'tsconfig.json') });
+const { startProxy } = require(path.join(REPO_ROOT, 'sandbox', 'proxy.ts'));
+
+const READER = 'Reach Bot receives';
+const GEO = { answerOnlyFrom: ['127.0.0.2'] };
+const OPEN = { answerOnlyFrom: null };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export const test = {
+	name: 'reach',
+	async run(world, t) {
+		const { admin, demo } = world;
+		await world.server();
+		const s = await world.session();
+		const proxy = await startProxy({ hosts: { 'rubika.test:80': new URL(world.sandbox.url).host } });
+		const through = (data) => ({ ...data, proxy: proxy.url });
+		const credential = async (name, data) => await s.post('/rest/credentials', { name, type: 'rubikaApi', data });
+		const direct = { accessToken: demo.token, baseUrl: world.sandbox.url };
+		try {
+			// --- the credential test ----------------------------------------------------------------------
+			await admin.config(GEO);
+			let before = proxy.requests.length;
+			const tested = await s.post('/rest/credentials/test', { credentials: { name: 'Reach', type: 'rubikaApi', data: through(direct) } });
+			t.check('Rubika answering only the proxy: the credential test with the Proxy passes, through the proxy', tested?.status === 'OK' && proxy.requests.slice(before).some((r) => r.path?.endsWith('/getMe')), tested);
+			const unanswered = await Promise.race([
+				s.post('/rest/credentials/test', { credentials: { name: 'Reach', type: 'rubikaApi', data: direct } }).then((r) => r, (e) => ({ status: 'Error', message: e.message })),
+				sleep(5000).then(() => 'no answer within 5 s'),
+			]);
+			t.check('… without the Proxy it does not pass', unanswered === 'no answer within 5 s' || unanswered?.status === 'Error', unanswered);
+
+			// --- an execution -----------------------------------------------------------------------------
+			const viaProxy = await credential('Reach through the proxy', through(direct));
+			const plain = await credential('Reach directly', direct);
+			const getMeWorkflow = async (name, cred) => {
+				const getMe = node('Get Bot Info', 'n8n-nodes-rubika.rubika', { resource: 'bot', operation: 'getMe', requestOptions: { timeoutSeconds: 2, retries: 0 } }, { credential: cred });
+				const { nodes, connections, settings } = linearWorkflow(undefined, name, [manualTrigger(), getMe]);
+				return (await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } })).id;
+			};
+			before = proxy.requests.length;
+			let run = await world.execute(await getMeWorkflow('Reach: Get Bot Info through the proxy', viaProxy));
+			t.check('Get Bot Info with the Proxy: the bot, through the proxy', run.ok && run.output('Get Bot Info')?.[0]?.bot?.bot_id === demo.botId && proxy.requests.length > before, run.ok ? run.output('Get Bot Info')?.[0] : run.error);
+			const plainId = await getMeWorkflow('Reach: Get Bot Info directly', plain);
+			run = await world.execute(plainId);
+			const message = `${run.error?.message ?? ''} ${run.error?.description ?? ''}`;
+			t.check('… without it: the execution fails, the message naming the timeout, the restriction and the Proxy', !run.ok && /timed out/.test(message) && /only addresses in Iran/.test(message) && /Proxy/.test(message), message.slice(0, 400));
+			before = proxy.requests.length;
+			run = await world.execute(plainId, { env: { HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' } });
+			t.check('… without it but with HTTP_PROXY in n8n\'s environment (the instance-wide way): the bot, through the proxy', run.ok && run.output('Get Bot Info')?.[0]?.bot?.bot_id === demo.botId && proxy.requests.length > before, run.ok ? '' : run.error);
+
+			// --- the reading trigger: the proxy added while it runs ------------------------------------------
+			await admin.config(OPEN);
+			await t.step('the reading trigger keeps its position when the proxy is added', async () => {
+				const bot = await admin.addBot({ bot_title: 'Reach Bot' });
+				const sara = demo.users.sara;
+				await admin.act('start-bot', { userId: sara.user_id, botId: bot.bot_id, sendStartMessage: false });
+				const data = { accessToken: bot.token, baseUrl: world.sandbox.url };
+				const cred = await credential('Reach Bot credential', data);
+				const reader = node(READER, RUBIKA_TRIGGER, { options: { interval: 0.5 } }, { credential: cred });
+				const { nodes, connections, settings } = linearWorkflow(undefined, 'Reach: reading', [reader]);
+				const { id } = await world.publicApi('/workflows', { method: 'POST', body: { name: 'Reach: reading', nodes, connections, settings } });
+				await world.activatePolling(id);
+				const say = (text) => admin.act('send-message', { userId: sara.user_id, botId: bot.bot_id, text });
+				const texts = async () => (await world.executions(id)).map((e) => nodeItems(e, READER)[0]?.text);
+				await say('before the proxy');
+				await eventually(async () => ((await texts()).length >= 1 ? true : undefined), { timeoutMs: 20_000 });
+				await admin.config(GEO);
+				await say('while Rubika answers only the proxy');
+				// The editor's save of the credential: the same bot, now through the proxy.
+				await s.request('PATCH', `/rest/credentials/${cred.id}`, { name: cred.name, type: 'rubikaApi', data: through(data) });
+				await say('after the proxy was added');
+				const all = await eventually(async () => ((await texts()).length >= 3 ? await texts() : undefined), { timeoutMs: 60_000 });
+				await sleep(1500);
+				t.eq('every message once, in order, none lost across the change', await texts(), ['before the proxy', 'while Rubika answers only the proxy', 'after the proxy was added']);
+				t.check('… the reads now go through the proxy', proxy.requests.some((r) => r.path?.endsWith('/getUpdates')), all);
+				await world.deactivate(id);
+			});
+
+			// --- the webhook address ------------------------------------------------------------------------
+			await t.step('the webhook address check', async () => {
+				const bot = await admin.addBot({ bot_title: 'Public Rubika Bot' });
+				const publicRubika = await credential('Rubika at a public address', { accessToken: bot.token, baseUrl: 'http://rubika.test', proxy: proxy.url });
+				const trigger = node('Public Rubika receives', RUBIKA_TRIGGER, { receiveUpdates: 'webhook' }, { credential: publicRubika, webhookId: randomUUID() });
+				const { nodes, connections, settings } = linearWorkflow(undefined, 'Reach: webhook at a local address', [trigger]);
+				const { id } = await world.publicApi('/workflows', { method: 'POST', body: { name: 'Reach: webhook at a local address', nodes, connections, settings } });
+				const refusal = await refusedActivation(world, id);
+				t.note(`${refusal.how} (${refusal.seconds.toFixed(1)} s)`);
+				t.check(
+					'a Base URL on a public name: publishing a webhook trigger at n8n\'s local address is refused, naming the address and WEBHOOK_URL',
+					/Rubika cannot deliver to this n8n's webhook URL http:\/\/127\.0\.0\.1:\d+\/webhook\/.*\*\*\*: it is an address of this machine/.test(refusal.message) && /WEBHOOK_URL/.test(refusal.message),
+					refusal.message,
+				);
+				t.eq('… and nothing was registered for that bot', (await admin.requests('updateBotEndpoints')).filter((r) => r.botId === bot.bot_id).length, 0);
+				await world.deactivate(id).catch(() => {});
+			});
+		} finally {
+			await admin.config(OPEN);
+			await proxy.close();
+		}
+	},
+};
+
+if (isMain(import.meta.url)) await runStandalone(test);
