@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where an idle continuous trigger's CPU goes, in a real n8n: N workflows (Rubika Trigger → No Op) on one bot
+// Where an idle trigger by reading's CPU goes, in a real n8n: N workflows (Rubika Trigger → No Op) on one bot
 // that never gets an update. First a window without the profiler: getUpdates requests and n8n's CPU (from /proc,
 // n8n and its children) per request. Then a window under V8's CPU profiler, attached through n8n's inspector
 // port so that start-up is not in it: the heaviest functions and packages by self and inclusive time. Not part
@@ -9,8 +9,7 @@
 //       [--version 2.41.1] [--no-build] [--top 40] [--no-profile]
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { linearWorkflow, noOp, readingTrigger } from '../tooling/workflow-builder.mjs';
 import { WATCHDOG, freePort } from '../tooling/n8n.mjs';
 import { createWorld, packOnce } from '../tooling/world.mjs';
 
@@ -52,7 +51,7 @@ function cpuMsOfTree(rootPid) {
 
 const workflows = Array.from({ length: count }, (_, i) =>
 	linearWorkflow(`profIdle${String(i).padStart(8, '0')}`, `idle ${i}`, [
-		node('Rubika Trigger', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL }),
+		readingTrigger('Rubika Trigger', { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }),
 		noOp('NoOp'),
 	]),
 );

@@ -38,8 +38,8 @@ const SETTINGS = quick
 	? { b1: { items: 200, warmups: 1, repeats: 2 }, b2: { limits: [2, 30], seconds: 6 }, b3Bytes: 8 * MiB, b3Repeats: 1, b4Updates: 2_000, b5Rounds: 3, b6: { messages: 30, idleWindowMs: 15_000, idleSlowdown: false }, b7: { recipients: 120, perSecond: 30, executions: [1, 2] }, b8: { bots: [10, 3, 1], windowMs: 10_000, messages: 10 }, b9: { samples: 5 } }
 	: { b1: { items: 1_000, warmups: 2, repeats: 5 }, b2: { limits: [1, 2, 5, 30], seconds: 30 }, b3Bytes: 50 * MiB, b3Repeats: 3, b4Updates: 10_000, b5Rounds: 7, b6: { messages: 200, idleWindowMs: 60_000, idleSlowdown: true }, b7: { recipients: 600, perSecond: 30, executions: [1, 2, 4] }, b8: { bots: [100, 30, 10, 1], windowMs: 30_000, messages: 40 }, b9: { samples: 20 } };
 
-/** B6: the random gaps between messages, and what the issue asks of the continuous trigger (report only). */
-const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { continuousP95Ms: 1_500, overWebhookP95Ms: 1_000 } };
+/** B6: the random gaps between messages, and what the issue asks of the trigger by reading (report only). */
+const B6 = { minGapMs: 300, maxGapMs: 1_500, seed: 6, targets: { readingP95Ms: 1_500, overWebhookP95Ms: 1_000 } };
 
 /** B8: the gaps between the messages to one bot, and what the issue asks of idle bots (report only). */
 const B8 = { minGapMs: 300, maxGapMs: 1_200, targets: { msPerRequest: 5, aimMsPerRequest: 2, percentPerBot: 0.6, aimPercentPerBot: 0.2, hundredBotsPercent: 60, p95Ms: 1_500 } };
@@ -216,11 +216,11 @@ function versionOf(name: string): string {
 function gitCommit(): string {
 	try {
 		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'sandbox', 'test/harness'], {
+		const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'sandbox', 'tooling/harness'], {
 			cwd: REPO,
 			encoding: 'utf8',
 		}).trim();
-		return dirty ? `${commit} (measured with uncommitted or untracked files in nodes/, credentials/, sandbox/ or test/harness/)` : commit;
+		return dirty ? `${commit} (measured with uncommitted or untracked files in nodes/, credentials/, sandbox/ or tooling/harness/)` : commit;
 	} catch {
 		return 'unknown';
 	}
@@ -606,13 +606,12 @@ function renderB5(r: B5Result): string[] {
 
 function renderB6(r: B6Result): string[] {
 	const order: Array<[TriggerName, string, string]> = [
-		['webhook', 'Rubika Webhook Trigger (baseline)', 'the sandbox POSTs each update to n8n'],
-		['continuous', 'Rubika Trigger v2, continuous (defaults)', `getUpdates every ${r.intervalMs / 1000} s while nothing is new`],
-		['continuousSenders', 'Rubika Trigger v2, Add Sender Details on', 'the same, plus getChat for a new sender'],
-		['poll', 'Rubika Trigger v1, Poll Times every minute', "n8n's poll schedule, one execution per poll"],
+		['webhook', 'Rubika Trigger, By Webhook (baseline)', 'the sandbox POSTs each update to n8n'],
+		['reading', 'Rubika Trigger, By Reading (defaults)', `getUpdates every ${r.intervalMs / 1000} s while nothing is new`],
+		['readingSenders', 'Rubika Trigger, By Reading, Add Sender Details on', 'the same, plus getChat for a new sender'],
 	];
 	const lat = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 10_000 ? seconds(value / 1000) : ms(value));
-	/** A difference, signed: the continuous trigger can be ahead of a webhook slowed by a busy machine. */
+	/** A difference, signed: the trigger by reading can be ahead of a webhook slowed by a busy machine. */
 	const signedLat = (value: number) => (value < 0 ? `−${lat(-value)}` : `+${lat(value)}`);
 	const base = r.triggers.webhook;
 	const rows = order.map(([name, label, how]) => {
@@ -629,13 +628,13 @@ function renderB6(r: B6Result): string[] {
 			name === 'webhook' ? '—' : signedLat(t.p95Ms - base.p95Ms),
 		];
 	});
-	const c = r.triggers.continuous;
+	const c = r.triggers.reading;
 	const target = B6.targets;
 	const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
 	const overWebhook = c.p95Ms - base.p95Ms;
 
 	// Idle: the measured cycle (request + wait) and what the Idle Interval makes of it.
-	const fast = r.idle.continuous;
+	const fast = r.idle.reading;
 	const cycleS = 60 / fast.getUpdatesPerMinute;
 	const overheadS = Math.max(0, cycleS - r.intervalMs / 1000);
 	const slowCycleS = r.idleIntervalMs / 1000 + overheadS;
@@ -657,46 +656,43 @@ function renderB6(r: B6Result): string[] {
 		`${w.loadAvg1Before.toFixed(2)} → ${w.loadAvg1After.toFixed(2)}`,
 	];
 	const idleRows = [idleRow(fast, count(Math.round(perHourFast)))];
-	const slowed = r.idle.continuousSlowed;
+	const slowed = r.idle.readingSlowed;
 	if (slowed) idleRows.push(idleRow(slowed, count(Math.round(slowed.getUpdatesPerMinute * 60))));
 	idleRows.push(idleRow(none, '0'));
 	const perHourSlowMeasured = slowed ? slowed.getUpdatesPerMinute * 60 : undefined;
 	const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
 	const spread = (x: { p50: number; p95: number }) => `${lat(x.p50)} / ${lat(x.p95)}`;
 	const cpuPerRequest = (fast.cpu.treeMs - none.cpu.treeMs * (fast.seconds / none.seconds)) / Math.max(1, fast.getUpdates);
-	const polls = r.pollExecutions.map((p) => `${p.startedAt.slice(11, 19)} (${p.items})`).join(', ');
 
 	return [
 		`## B6 — trigger latency and idle cost (${count(r.messages)} messages, real n8n ${r.n8nVersion})`,
 		'',
-		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package) runs four published workflows on`,
-		'the same sandbox bot at once, each trigger → NoOp with a Text Pattern that only the bench\'s messages match. Sandbox',
+		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package) runs three published workflows on`,
+		'the same sandbox bot at once, each Rubika Trigger → NoOp with a Text Pattern that only the bench\'s messages match. Sandbox',
 		`users send ${count(r.messages)} numbered messages ${r.gapMs[0]}–${r.gapMs[1]} ms apart (uniformly random, ${seconds(r.sendSeconds)} in all); a`,
 		'message\'s send time is taken just before the sandbox admin call that makes it (that call took a median',
 		`${ms(r.sendCallMs.median)}, at most ${ms(r.sendCallMs.max)}). Every execution is then read back through n8n's public API (includeData,`,
 		'paginated); a message\'s latency is its execution\'s `startedAt` minus its send time (nearest-rank percentiles).',
-		'The webhook trigger is the baseline: nothing can start sooner than a push.',
+		'The trigger by webhook is the baseline: nothing can start sooner than a push.',
 		'',
 		table(['Trigger', 'How it hears', 'Delivered', 'Twice or more', 'Executions', 'p50', 'p95', 'Max', 'p95 over webhook'], rows),
 		'',
-		`- Targets of the continuous trigger with its default interval: p95 ≤ ${seconds(target.continuousP95Ms / 1000)}: ${met(c.p95Ms <= target.continuousP95Ms)} (${lat(c.p95Ms)});` +
-			` p95 within ${seconds(target.overWebhookP95Ms / 1000)} of the webhook trigger's: ${met(overWebhook <= target.overWebhookP95Ms)} (${signedLat(overWebhook)}).`,
+		`- Targets of the trigger by reading with its default interval: p95 ≤ ${seconds(target.readingP95Ms / 1000)}: ${met(c.p95Ms <= target.readingP95Ms)} (${lat(c.p95Ms)});` +
+			` p95 within ${seconds(target.overWebhookP95Ms / 1000)} of the trigger by webhook's: ${met(overWebhook <= target.overWebhookP95Ms)} (${signedLat(overWebhook)}).`,
 		`- Where the time goes (p50 / p95): webhook, send → the sandbox's POST ${spread(r.breakdown.webhook.toDelivery)}, POST → startedAt`,
-		`  ${spread(r.breakdown.webhook.deliveryToStart)} (n8n answered the POST in ${spread(r.breakdown.webhook.answerMs)}); continuous, send → the next getUpdates`,
-		`  request ${spread(r.breakdown.continuous.toRequest)}, that request → startedAt ${spread(r.breakdown.continuous.requestToStart)}. The sandbox delivers one`,
+		`  ${spread(r.breakdown.webhook.deliveryToStart)} (n8n answered the POST in ${spread(r.breakdown.webhook.answerMs)}); by reading, send → the next getUpdates`,
+		`  request ${spread(r.breakdown.reading.toRequest)}, that request → startedAt ${spread(r.breakdown.reading.requestToStart)}. The sandbox delivers one`,
 		'  update at a time per bot, so a slow answer delays the deliveries behind it.',
 		`- Add Sender Details: ${count(r.senderDetails.getChat)} getChat request(s) for ${count(r.senderDetails.senders)} senders and ${count(r.messages)} messages (the sandbox answered`,
 		`  in ${r.senderDetails.getChatMs.map((value) => ms(value)).join(', ') || 'n/a'}); ${count(r.senderDetails.withNames)} of its items carry the sender's full name. The`,
 		`  first message of each sender, the one that waits for getChat, started after ${r.senderDetails.firstMessageMs.map(lat).join(', ')}; a known`,
 		'  sender costs no request.',
-		`- The poll trigger runs once a minute whatever arrives, so a message waits for the next poll: up to a minute,`,
-		`  half a minute on average. Its polls that found bench messages, with the number of items: ${polls || 'none'}.`,
 		`- Machine load (1/5/15 min): ${load(r.loadAvg.start)} at the start, ${load(r.loadAvg.afterSending)} after sending,`,
 		`  ${load(r.loadAvg.end)} at the end; other n8n processes were running on the same 2 cores, which shows in the tails.`,
 		'',
 		'Idle cost, measured after the messages in the same n8n: getUpdates requests in the sandbox\'s request log and the CPU',
 		'time of the n8n process tree (/proc/<pid>/stat: n8n and its task runner) over each window, first with only the',
-		'continuous workflow active, then with no workflow active. The CPU column over "no trigger" is the difference scaled',
+		'workflow by reading active, then with no workflow active. The CPU column over "no trigger" is the difference scaled',
 		'to the same duration.',
 		'',
 		table(['Window', 'Active trigger', 'Duration', 'getUpdates', 'per minute', 'per hour', 'n8n CPU', 'of one core', 'CPU over no trigger', 'Load (1 min)'], idleRows),
@@ -714,8 +710,8 @@ function renderB6(r: B6Result): string[] {
 /** B9's rows: how each path's tap reaches the waiting execution. */
 const B9_PATHS: Record<AnswerPath, [string, string]> = {
 	webPage: ['Web Page (baseline)', 'the link opened with a browser\'s User-Agent: n8n\'s resume address'],
-	inlineButtons: ['Chat: Buttons Under the Message', 'Rubika POSTs the tap to the Rubika Webhook Trigger, which hands it on'],
-	chatKeypad: ['Chat: Keypad Buttons', 'the Rubika Trigger (continuous) reads the tap with getUpdates and hands it on'],
+	inlineButtons: ['Chat: Buttons Under the Message', 'Rubika POSTs the tap to the Rubika Trigger by webhook, which hands it on'],
+	chatKeypad: ['Chat: Keypad Buttons', 'the Rubika Trigger by reading reads the tap with getUpdates and hands it on'],
 };
 
 function renderB9(r: B9Result): string[] {
@@ -749,8 +745,8 @@ function renderB9(r: B9Result): string[] {
 		'',
 		`One \`n8n start\` (${r.n8nVersion}, expression engine ${r.expressionEngine}, the packed package installed as a community package).`,
 		'Workflows Webhook node → Send and Wait (Approval, Approve and Decline) → No Op ask Sara, one per Answer In; the chat paths',
-		'each on a bot of their own with a published trigger (Rubika Webhook Trigger version 2; Rubika Trigger version 2.1 with',
-		`default settings), the web page on the demo bot. Once the execution waits, a tap on Approve ${r.gapMs[0]}–${r.gapMs[1]} ms later (uniformly`,
+		'each on a bot of their own with a published Rubika Trigger (By Webhook; By Reading with default settings), the web',
+		`page on the demo bot. Once the execution waits, a tap on Approve ${r.gapMs[0]}–${r.gapMs[1]} ms later (uniformly`,
 		'random): through the sandbox\'s admin API for the chat paths, a fetch of the signed link with a browser\'s User-Agent for',
 		'the web page. The paths take turns in a random order each round. A tap\'s latency is the No Op\'s start in n8n\'s run data',
 		`(public API) minus the time taken just before the tap (nearest-rank percentiles); ${seconds(r.seconds)} of taps in all.`,
@@ -764,7 +760,7 @@ function renderB9(r: B9Result): string[] {
 		`  that request → the next node's start ${spreadText(inline.nodeToNext)}; chat keypad, ${spreadText(keypad.toNode)} and ${spreadText(keypad.nodeToNext)}.`,
 		`  The web page answered the fetch in ${spreadText(base.pageMs)}. In the chat the waiting node removes the buttons, reads the`,
 		'  person\'s name and replies with the outcome (three requests to Rubika, on loopback here) before the execution goes on;',
-		'  the keypad\'s tap also waits for the continuous trigger\'s next read (once a second while busy).',
+		'  the keypad\'s tap also waits for the trigger by reading\'s next read (once a second while busy).',
 		`- Machine load (1/5/15 min): ${r.loadAvg.start.map((v) => v.toFixed(2)).join(' / ')} at the start, ${r.loadAvg.end.map((v) => v.toFixed(2)).join(' / ')} at the end.`,
 	];
 }
@@ -796,7 +792,7 @@ function renderB8(r: B8Result): string[] {
 		`## B8 — many idle bots on one n8n (${r.rows.map((row) => row.bots).join(', ')} bots, real n8n ${r.n8nVersion})`,
 		'',
 		`One \`n8n start\` (${r.n8nVersion}, the packed package installed as a community package); every bot has its own credential and`,
-		'a published workflow Rubika Trigger (version 2.1, default settings) → No Op, and gets no update. They are published',
+		'a published workflow Rubika Trigger (By Reading, default settings) → No Op, and gets no update. They are published',
 		`step by step up to each count (publishing took ${seconds(r.activationSeconds)} in all), each window once every trigger reads and n8n has`,
 		`settled (15 s; n8n 2.41 publishes in the background), all unpublished again for n8n's own idle. Columns: getUpdates in`,
 		`the sandbox's request log; CPU of n8n's process tree from /proc; CPU per request and per bot above n8n's own idle`,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// examples/ai-assistant.json in a real n8n, as a user runs it: the continuous Rubika Trigger hands each
+// examples/ai-assistant.json in a real n8n, as a user runs it: the Rubika Trigger (by reading) hands each
 // message to n8n's AI Agent (OpenAI Chat Model, Simple Memory) with no mapping, because its items carry
 // `chatInput` and `sessionId`; the answer comes back as a reply. The model is a fake OpenAI-compatible server
 // this test starts (lib/fake-model.mjs) on the port the world's OpenAI credential points at.
@@ -9,7 +9,7 @@
 // (memory keyed by the chat); another chat starts its own conversation.
 //
 //   node e2e/ai-assistant.mjs [--version 2.8.4] [--no-build] [--keep]
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { fakeAnswer, startFakeModel } from './lib/fake-model.mjs';
 import { nodesRun } from '../tooling/world.mjs';
 

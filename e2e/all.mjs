@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from './lib/harness.mjs';
+import { parseArgs } from './lib/reporter.mjs';
 import { packOnce } from '../tooling/world.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -35,7 +35,7 @@ const RUNS = [
 	{ name: 'queue mode, n8n 2.41.1', file: 'queue.mjs', args: [], minutes: 3.9 },
 	{ name: 'queue mode, n8n 2.8.4 (chat cases)', file: 'queue.mjs', args: ['--version', '2.8.4', '--only', 'chat'], minutes: 1.4 },
 	// npm start packs dist/ itself (built here) and keeps nothing: no options.
-	{ name: 'npm start twice', file: 'start.mjs', args: [], options: false, minutes: 0.9 },
+	{ name: 'npm start three times', file: 'start.mjs', args: [], options: false, minutes: 1.2 },
 ];
 
 /** Deals the runs out to `count` lanes, longest first, each to the lane with the fewest minutes so far. */

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // A bot is who Rubika says it is: what a person does to a published workflow's Rubika credential, in a real
-// n8n, for both triggers, each in a workflow "trigger → Send Text (a reply)". Their Error Workflow is the
+// n8n, for both ways of receiving, each in a workflow "trigger → Send Text (a reply)". Their Error Workflow is the
 // README's: Error Trigger → Send Text of "<workflow> failed: {{ $json.trigger?.error?.message ||
 // $json.execution?.error?.message }}" to Sara's chat with an alerts bot, published; the alerts are read there.
 // Every bot is a new sandbox bot, so the rest of the suite's world is untouched.
 //
-// Continuous trigger (v2.1):
+// Rubika Trigger by reading:
 // - the token made wrong by one character, messages sent, the token put right: every message reaches the
 //   workflow exactly once and is answered; exactly one failed execution (the trigger's) and one Error
 //   Workflow run;
@@ -16,7 +16,7 @@
 //   and says so (a failed execution naming both bots, the n8n log), the old bot's messages no longer arrive;
 // - a new workflow published with a token Rubika refuses: it is published, one failed execution and one Error
 //   Workflow run however n8n activates it, and once the token is put right it reads by itself.
-// Webhook trigger (v2): Rubika keeps posting to the address registered at activation, so
+// Rubika Trigger by webhook: Rubika keeps posting to the address registered at activation, so
 // - with the token made wrong, every message still reaches the workflow exactly once; its Send Text fails
 //   (one failed execution per message: the trigger cannot hold a delivery); put right, replies work again;
 // - a rotated token and another Base URL: every message arrives once and is answered, nothing fails;
@@ -26,10 +26,9 @@
 //   again, it receives.
 //
 //   node e2e/bot-identity.mjs [--version 2.8.4] [--no-build] [--keep]
-import { randomUUID } from 'node:crypto';
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { refusedActivation } from './webhook-bots.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, rubika } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, node, readingTrigger, rubika, webhookTrigger } from '../tooling/workflow-builder.mjs';
 import { listExecutions, nodeFullItems } from '../tooling/world.mjs';
 
 /** The README's alert (Error Workflow), word for word. */
@@ -52,8 +51,8 @@ export const test = {
 			// n8n 2.41 lets only a published workflow be chosen as Error Workflow, and both versions run only a published one.
 			await world.activate(alerts.workflowId);
 			const scope = { world, t, made, alerts };
-			await t.step('continuous trigger', async () => await continuousRounds(scope));
-			await t.step('webhook trigger', async () => await webhookRounds(scope));
+			await t.step('trigger by reading', async () => await readingRounds(scope));
+			await t.step('trigger by webhook', async () => await webhookRounds(scope));
 		} finally {
 			for (const id of made.workflows) await world.deactivate(id).catch(() => {});
 			// The tests after this one share this n8n: the editor's default credential (browser.mjs) must not see these.
@@ -90,10 +89,7 @@ async function echoBot({ world, made, alerts }, { kind, title, token }) {
 	const { admin, demo } = world;
 	const { bot, chatId, credential, data } = await botWithCredential(world, made, title, token);
 	const s = await world.session();
-	const trigger =
-		kind === 'continuous'
-			? node(TRIGGER, RUBIKA_TRIGGER, {}, { typeVersion: 2.1, credential })
-			: node(TRIGGER, RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential, webhookId: randomUUID() });
+	const trigger = kind === 'reading' ? readingTrigger(TRIGGER, {}, { credential }) : webhookTrigger(TRIGGER, {}, { credential });
 	const reply = rubika(REPLY, { resource: 'message', operation: 'sendMessage', chatId: '={{ $json.chat_id }}', text: '=echo: {{ $json.text }}' }, { credential });
 	const { nodes, connections, settings } = linearWorkflow(undefined, `${title} (${kind} trigger)`, [trigger, reply]);
 	const name = `${title} (${kind} trigger)`;
@@ -165,7 +161,7 @@ async function checkRound(scope, echo, before, label, { texts, failed, replies =
 	return { now, failed: newFailed.map(failureOf), runs: newRuns.map(alertOf), alerts: newAlerts };
 }
 
-/** Waits until the continuous trigger reads `bot` in its loop (two getUpdates of it 500 ms or more apart, after `seq`). */
+/** Waits until the trigger by reading reads `bot` in its loop (two getUpdates of it 500 ms or more apart, after `seq`). */
 async function readingOf(world, bot, seq = 0) {
 	return await eventually(
 		async () => {
@@ -178,16 +174,16 @@ async function readingOf(world, bot, seq = 0) {
 
 const lastSeq = async (world) => (await world.admin.requests()).at(-1)?.seq ?? 0;
 
-async function continuousRounds(scope) {
+async function readingRounds(scope) {
 	const { world, t } = scope;
 	const { admin } = world;
-	const echo = await echoBot(scope, { kind: 'continuous', title: 'Identity Bot' });
+	const echo = await echoBot(scope, { kind: 'reading', title: 'Identity Bot' });
 	let seq = await lastSeq(world);
 	await world.activate(echo.workflowId);
-	t.check('continuous: the echo workflow reads its bot', await readingOf(world, echo.bot, seq));
+	t.check('by reading: the echo workflow reads its bot', await readingOf(world, echo.bot, seq));
 	let before = await snapshot(scope, echo);
 	await echo.say('c0 first');
-	await checkRound(scope, echo, before, 'continuous, as published', { texts: ['c0 first'], failed: 0 });
+	await checkRound(scope, echo, before, 'by reading, as published', { texts: ['c0 first'], failed: 0 });
 
 	// --- the token mistyped, then put right ----------------------------------------------------
 	await sleep(CREDENTIAL_STALE_MS);
@@ -198,7 +194,7 @@ async function continuousRounds(scope) {
 	await echo.say('c2 while the token is wrong');
 	await sleep(1500);
 	await echo.setCredential({ accessToken: echo.bot.token });
-	let round = await checkRound(scope, echo, before, 'continuous, a mistyped token put right', { texts: ['c1 while the token is wrong', 'c2 while the token is wrong'], failed: 1 });
+	let round = await checkRound(scope, echo, before, 'by reading, a mistyped token put right', { texts: ['c1 while the token is wrong', 'c2 while the token is wrong'], failed: 1 });
 	t.check(
 		'… the failed execution says Rubika refused the token and that the trigger keeps trying, nothing skipped',
 		/Invalid bot token/.test(round.failed[0]?.message) && /stays published.*tries again.*nothing is skipped/.test(round.failed[0]?.description),
@@ -213,7 +209,7 @@ async function continuousRounds(scope) {
 	await echo.say('c3 after the rotation');
 	await eventually(async () => (await snapshot(scope, echo)).failed.length > before.failed.length, { timeoutMs: 30_000 });
 	await echo.setCredential({ accessToken: rotated });
-	round = await checkRound(scope, echo, before, 'continuous, a rotated token', { texts: ['c3 after the rotation'], failed: 1 });
+	round = await checkRound(scope, echo, before, 'by reading, a rotated token', { texts: ['c3 after the rotation'], failed: 1 });
 	t.check('… the failed execution says the old token is refused', /Invalid bot token/.test(round.failed[0]?.message), round.failed[0]);
 
 	// --- another address of the same Rubika -------------------------------------------------------
@@ -222,7 +218,7 @@ async function continuousRounds(scope) {
 	seq = await lastSeq(world);
 	await echo.setCredential({ baseUrl: `${world.sandbox.url}/via/second-address` });
 	await echo.say('c4 after the Base URL changed');
-	await checkRound(scope, echo, before, 'continuous, another Base URL for the same bot', { texts: ['c4 after the Base URL changed'], failed: 0 });
+	await checkRound(scope, echo, before, 'by reading, another Base URL for the same bot', { texts: ['c4 after the Base URL changed'], failed: 0 });
 	const paths = (await admin.requests('getUpdates')).filter((r) => r.seq > seq && r.botId === echo.bot.bot_id).map((r) => r.path);
 	t.check('… reading goes on at the new address', paths.at(-1) === '/via/second-address/v3/<token>/getUpdates', paths.slice(-3));
 
@@ -234,10 +230,10 @@ async function continuousRounds(scope) {
 	seq = await lastSeq(world);
 	await world.deactivate(echo.workflowId);
 	await world.activate(echo.workflowId);
-	t.check('continuous, the credential switched to another bot and published again: it reads the new bot', await readingOf(world, other, seq));
+	t.check('by reading, the credential switched to another bot and published again: it reads the new bot', await readingOf(world, other, seq));
 	await echo.say('c5 to the old bot');
 	await echo.say('c6 to the new bot', other);
-	round = await checkRound(scope, { ...echo, chatId: otherChat }, before, 'continuous, another bot', { texts: ['c6 to the new bot'], failed: 1 });
+	round = await checkRound(scope, { ...echo, chatId: otherChat }, before, 'by reading, another bot', { texts: ['c6 to the new bot'], failed: 1 });
 	t.check(
 		'… a failed execution says it starts anew for the other bot, naming both',
 		round.failed[0]?.message?.includes(`now reaches another bot, @${other.username} (${other.bot_id}), not the bot this trigger read before (${echo.bot.bot_id})`),
@@ -246,7 +242,7 @@ async function continuousRounds(scope) {
 	t.check('… and so does the n8n log', world.serverLog().includes(`now reaches another bot, @${other.username}`));
 
 	// --- a new workflow published with a token Rubika refuses ---------------------------------------
-	const refused = await echoBot(scope, { kind: 'continuous', title: 'Identity Late Bot', token: 'x'.repeat(64) });
+	const refused = await echoBot(scope, { kind: 'reading', title: 'Identity Late Bot', token: 'x'.repeat(64) });
 	before = await snapshot(scope, refused);
 	await world.activate(refused.workflowId);
 	// Whatever n8n does with a failed activation (2.41 retries it 1, 2, 4 and 8 s apart) would show by then.
@@ -256,7 +252,7 @@ async function continuousRounds(scope) {
 	if (world.version !== '2.8.4') status = (await (await world.session()).get(`/rest/workflows/${refused.workflowId}/publication-status`))?.status;
 	const afterPublish = await snapshot(scope, refused);
 	t.check(
-		'continuous, published with a token Rubika refuses: published, exactly one failed execution and one Error Workflow run',
+		'by reading, published with a token Rubika refuses: published, exactly one failed execution and one Error Workflow run',
 		published.active === true && (world.version === '2.8.4' || status === 'published') && afterPublish.failed.length === 1 && afterPublish.errorRuns.length === 1 && afterPublish.alerts.length === 1,
 		{ active: published.active, status, failed: afterPublish.failed.map(failureOf), runs: afterPublish.errorRuns.map(alertOf), alerts: afterPublish.alerts },
 	);
@@ -277,14 +273,14 @@ async function webhookRounds(scope) {
 	await world.waitForWebhook(registered.slice(`${ctx.baseUrl}/webhook/`.length));
 	let before = await snapshot(scope, echo);
 	await echo.say('w0 first');
-	await checkRound(scope, echo, before, 'webhook, as published', { texts: ['w0 first'], failed: 0 });
+	await checkRound(scope, echo, before, 'by webhook, as published', { texts: ['w0 first'], failed: 0 });
 
 	// --- the token mistyped, then put right ----------------------------------------------------
 	before = await snapshot(scope, echo);
 	await echo.setCredential({ accessToken: mistyped(echo.bot.token) });
 	await echo.say('w1 while the token is wrong');
 	await echo.say('w2 while the token is wrong');
-	let round = await checkRound(scope, echo, before, 'webhook, a mistyped token', { texts: ['w1 while the token is wrong', 'w2 while the token is wrong'], replies: [], failed: 2 });
+	let round = await checkRound(scope, echo, before, 'by webhook, a mistyped token', { texts: ['w1 while the token is wrong', 'w2 while the token is wrong'], replies: [], failed: 2 });
 	t.check(
 		'… each message reached the workflow and its Send Text failed on the token (the trigger cannot hold a delivery)',
 		round.failed.length === 2 && round.failed.every((f) => f.node === REPLY && /Invalid bot token/.test(f.message)),
@@ -295,19 +291,19 @@ async function webhookRounds(scope) {
 	before = round.now;
 	await echo.setCredential({ accessToken: echo.bot.token });
 	await echo.say('w3 after it was put right');
-	await checkRound(scope, echo, before, 'webhook, the token put right', { texts: ['w3 after it was put right'], failed: 0 });
+	await checkRound(scope, echo, before, 'by webhook, the token put right', { texts: ['w3 after it was put right'], failed: 0 });
 
 	// --- the token rotated, the new one in the credential; another address ------------------------
 	before = await snapshot(scope, echo);
 	const { token: rotated } = await admin.rotateToken(echo.bot.bot_id);
 	await echo.setCredential({ accessToken: rotated });
 	await echo.say('w4 after the rotation');
-	await checkRound(scope, echo, before, 'webhook, a rotated token (Rubika still posts to the address registered with the old one)', { texts: ['w4 after the rotation'], failed: 0 });
+	await checkRound(scope, echo, before, 'by webhook, a rotated token (Rubika still posts to the address registered with the old one)', { texts: ['w4 after the rotation'], failed: 0 });
 	before = await snapshot(scope, echo);
 	const seq = await lastSeq(world);
 	await echo.setCredential({ baseUrl: `${world.sandbox.url}/via/second-address` });
 	await echo.say('w5 after the Base URL changed');
-	await checkRound(scope, echo, before, 'webhook, another Base URL for the same bot', { texts: ['w5 after the Base URL changed'], failed: 0 });
+	await checkRound(scope, echo, before, 'by webhook, another Base URL for the same bot', { texts: ['w5 after the Base URL changed'], failed: 0 });
 	const sent = (await admin.requests('sendMessage')).filter((r) => r.seq > seq && r.botId === echo.bot.bot_id).map((r) => r.path);
 	t.check('… the reply went through the new address', sent.at(-1) === '/via/second-address/v3/<token>/sendMessage', sent);
 
@@ -321,15 +317,15 @@ async function webhookRounds(scope) {
 	await world.waitForWebhook(otherUrl.slice(`${ctx.baseUrl}/webhook/`.length));
 	before = await snapshot(scope, echo);
 	await echo.say('w6 to the new bot', other);
-	await checkRound(scope, { ...echo, chatId: otherChat }, before, 'webhook, the credential switched to another bot and published again', { texts: ['w6 to the new bot'], failed: 0 });
+	await checkRound(scope, { ...echo, chatId: otherChat }, before, 'by webhook, the credential switched to another bot and published again', { texts: ['w6 to the new bot'], failed: 0 });
 
 	// --- a new workflow published with a token Rubika refuses ---------------------------------------
 	const refused = await echoBot(scope, { kind: 'webhook', title: 'Identity Late Hook Bot', token: 'x'.repeat(64) });
 	const refusal = await refusedActivation(world, refused.workflowId);
 	const afterPublish = await snapshot(scope, refused);
-	t.note(`webhook, published with a token Rubika refuses: ${refusal.how} (${refusal.seconds.toFixed(1)} s)`);
+	t.note(`by webhook, published with a token Rubika refuses: ${refusal.how} (${refusal.seconds.toFixed(1)} s)`);
 	t.check(
-		'webhook, published with a token Rubika refuses: refused with the reason, no failed execution, no Error Workflow run',
+		'by webhook, published with a token Rubika refuses: refused with the reason, no failed execution, no Error Workflow run',
 		/Invalid bot token/.test(refusal.message) && afterPublish.failed.length === 0 && afterPublish.errorRuns.length === 0 && afterPublish.alerts.length === 0,
 		{ message: refusal.message, failed: afterPublish.failed.length, alerts: afterPublish.errorRuns.length },
 	);

@@ -7,13 +7,16 @@
 // 2. The n8n editor: sign in as the owner, new workflow, add the Rubika node through the node creator's
 //    search, switch Resource and Operation (Bot → Message, Get Info → Send Text), build an inline keypad
 //    (a row, a button: Text, Type, ID first, nothing more for a Simple button; a date picker's settings).
-//    The page must log no console error and throw nothing.
+// 3. The Rubika Trigger in the editor: the node creator of an empty workflow finds it, its panel opens on
+//    Receive Updates By Reading with no webhook address shown; switched to By Webhook, n8n shows the trigger's
+//    webhook address.
+//    The pages must log no console error and throw nothing.
 //
 // Screenshots (the editor's node panel, the chat page with the echo bot's keypad) go to docs/images/ with
 // RUBIKA_SCREENSHOTS=1, otherwise into the work folder, so a test run leaves the repository clean.
 //
 //   node e2e/browser.mjs [--version 2.8.4] [--no-build] [--keep]
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { DEFAULT_OWNER } from '../tooling/n8n.mjs';
 
 const ECHO_BOT = 'echo-bot.json';
@@ -47,6 +50,9 @@ export const test = {
 			started = Date.now();
 			await t.step('the Rubika node panel works in the n8n editor', () => editorNodePanel(world, t, browser, screenshot));
 			t.note(`editor: ${seconds(started)}`);
+			started = Date.now();
+			await t.step('the Rubika Trigger in the n8n editor', () => editorTriggerPanel(world, t, browser));
+			t.note(`editor, the trigger: ${seconds(started)}`);
 		} finally {
 			await browser.close();
 		}
@@ -270,6 +276,74 @@ async function editorNodePanel(world, t, browser, screenshot) {
 		if (ignored.length) t.note(`ignored, n8n's own: ${[...new Set(ignored.map((p) => `${p.text} (${p.url})`))].join('; ')}`);
 		const unexpected = [...outside].filter((origin) => !/^https:\/\/(registry|api)\.npmjs\.org$/.test(origin));
 		t.eq('the editor asked for nothing outside n8n but the npm registry details (aborted)', unexpected, []);
+	} finally {
+		await page.close();
+	}
+}
+
+/**
+ * The Rubika Trigger as a person adds it: a new workflow, the node creator (which lists triggers only while the
+ * workflow has none), "Rubika". Its panel opens on Receive Updates By Reading and shows no webhook address (its
+ * webhooks exist only By Webhook); switched to By Webhook, n8n shows its webhook URLs.
+ */
+async function editorTriggerPanel(world, t, browser) {
+	const base = world.ctx.baseUrl;
+	const page = await browser.newPage({ width: 1400, height: 1000 });
+	await page.route(
+		(url) => !url.href.startsWith(`${base}/`) && !url.href.startsWith('data:') && !url.href.startsWith('blob:'),
+		(route) => route.abort(),
+	);
+	const byTestId = (id, root = page) => root.locator(`[data-test-id="${id}"]`);
+	try {
+		await page.goto(`${base}/signin`);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
+		await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
+		await byTestId('form-submit-button').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		const beforeSignIn = pageErrors(browser, page).length;
+		await page.goto(`${base}/workflow/new`);
+		await byTestId('canvas-add-button').click();
+		await byTestId('node-creator-search-bar').fill('Rubika');
+		const creator = byTestId('node-creator');
+		const found = byTestId('node-creator-node-item').filter({ hasText: 'Rubika' });
+		await found.first().waitFor();
+		const listed = (await found.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+		t.note(`the node creator of an empty workflow (triggers only) lists for "Rubika": ${listed.join(' | ')}`);
+		await found.first().click();
+		const ndv = byTestId('ndv');
+		// n8n may add the trigger at once, or first list what it offers (its "actions"): then pick the trigger there.
+		if (!(await ndv.isVisible().catch(() => false))) {
+			await ndv.waitFor({ timeout: 3000 }).catch(async () => {
+				const offered = creator.getByText(/Rubika Trigger|trigger/i);
+				t.note(`after "Rubika" the node creator offers: ${(await creator.innerText()).replace(/\s+/g, ' ').slice(0, 300)}`);
+				await offered.first().click();
+			});
+		}
+		await ndv.waitFor();
+		t.eq(
+			'the node creator of an empty workflow adds the Rubika Trigger, its panel on Receive Updates: By Reading (No Public Address Needed)',
+			await shownValue(byTestId('parameter-input-receiveUpdates')),
+			'By Reading (No Public Address Needed)',
+		);
+		const addresses = ndv.locator('.webhooks');
+		t.eq('… and shows no webhook address (a trigger that reads has none)', await addresses.count(), 0);
+		await byTestId('parameter-input-receiveUpdates').click();
+		await page.getByRole('option', { name: /^By Webhook/ }).filter({ visible: true }).click();
+		t.eq('switched to By Webhook', await shownValue(byTestId('parameter-input-receiveUpdates')), 'By Webhook (Instant, Inline Keypad Taps)');
+		await addresses.first().waitFor({ timeout: 10_000 }).catch(() => {});
+		const shown = (await addresses.count()) ? (await addresses.first().innerText()).replace(/\s+/g, ' ').trim() : '';
+		t.check("… n8n shows the trigger's webhook URLs", /Webhook URLs?/i.test(shown), shown || 'no webhook section in the panel');
+		// Opened, the section shows the address of the trigger's own route (its suffix routes hide theirs).
+		await addresses.first().getByText(/Webhook URLs?/i).first().click().catch(() => {});
+		const urls = (await addresses.first().innerText().catch(() => '')).match(/https?:\/\/\S+/g) ?? [];
+		t.note(`the panel's webhook URL(s) By Webhook: ${urls.join(' ') || '(none shown)'}`);
+		t.check(
+			'… one address, the trigger\'s own: <id>/<id>/webhook/… under n8n\'s webhook path',
+			urls.length === 1 && /\/webhook(-test)?\/([0-9a-f-]{36})\/\2\/webhook/.test(urls[0]),
+			urls,
+		);
+		const problems = pageErrors(browser, page).filter((p, i) => !isKnownEditorNoise(p, base, i < beforeSignIn));
+		t.eq('the editor logged no console error and threw nothing while adding the trigger', problems, []);
 	} finally {
 		await page.close();
 	}

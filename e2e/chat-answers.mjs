@@ -4,7 +4,7 @@
 // lib/chat-answer-cases.mjs, which e2e/queue.mjs runs in queue mode too.
 //
 //   node e2e/chat-answers.mjs [--version 2.8.4] [--no-build] [--keep]
-import { isMain, runStandalone } from './lib/harness.mjs';
+import { isMain, runStandalone } from './lib/reporter.mjs';
 import { chatAnswerCases } from './lib/chat-answer-cases.mjs';
 
 export const test = {

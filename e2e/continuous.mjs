@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Rubika Trigger version 2 (the continuous trigger) in a real `n8n start`, as a user sees it: a message
-// sent on the sandbox starts its own execution within seconds (the delay is printed, not bounded);
-// filters start nothing for what they drop; a burst gives one execution per message, each once;
+// Rubika Trigger receiving by reading (Receive Updates: By Reading, the default; it reads getUpdates in a loop)
+// in a real `n8n start`, as a user sees it: a message sent on the sandbox starts its own execution within
+// seconds (the delay is printed, not bounded); filters start nothing for what they drop; Download Files puts a
+// message's file into binary data; a burst gives one execution per message, each once;
 // a graceful restart (messages sent while n8n is down; n8n starts while Rubika refuses the token: a failed
 // execution and the Error Workflow say so, the workflow stays published and reads everything once the token
 // is accepted again) and a SIGKILL lose and repeat nothing;
@@ -11,14 +12,13 @@
 // listening one) gives a group member's names (getChatMember) and a private chat's person's (getChat).
 //
 //   node e2e/continuous.mjs [--version 2.8.4] [--no-build] [--keep]
-import { isMain, runStandalone } from './lib/harness.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
-import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
+import { isMain, runStandalone } from './lib/reporter.mjs';
+import { linearWorkflow, node, noOp, readingTrigger } from '../tooling/workflow-builder.mjs';
 import { listExecutions, nodeFullItems } from '../tooling/world.mjs';
 
 const ID = 'e2eContinuous001'; // defaults + a Text Pattern; its Error Workflow is ERROR_ID
 const ERROR_ID = 'e2eContErrorWf01'; // Error Trigger → No Op: what n8n runs when ID fails
-const FILTERS_ID = 'e2eContFilters01'; // chat, sender and command filters; Add Sender Details
+const FILTERS_ID = 'e2eContFilters01'; // chat, sender and command filters; Add Sender Details, Download Files
 const LISTEN_ID = 'e2eContListen001'; // never published: "Listen for test event"; Add Sender Details
 const TRIGGER = 'Rubika Trigger';
 /** Generous: a message that has not started its execution by then is lost. Not a performance bound. */
@@ -30,7 +30,7 @@ const listAll = async (world, id) => await listExecutions(world.publicApi, id, {
 /** The workflow with its settings' Error Workflow set. */
 const withErrorWorkflow = (workflow, errorWorkflowId) => ({ ...workflow, settings: { ...workflow.settings, errorWorkflow: errorWorkflowId } });
 
-const trigger = (parameters) => node(TRIGGER, RUBIKA_TRIGGER, parameters, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL });
+const trigger = (parameters) => readingTrigger(TRIGGER, parameters);
 
 export const test = {
 	name: 'continuous',
@@ -44,7 +44,7 @@ export const test = {
 					// Nothing older matches these filters, so Process Backlog is safe and leaves no start-up race.
 					firstActivation: 'processBacklog',
 					filters: { chatIds: demo.groupId ?? '', senderIds: demo.users?.sara?.user_id ?? '', onlyCommands: true, commands: '/e2econt' },
-					options: { addSenderDetails: true },
+					options: { addSenderDetails: true, downloadFiles: true },
 				}),
 				noOp('Received'),
 			]),
@@ -59,9 +59,9 @@ export const test = {
 		const { admin, demo } = world;
 		const { sara, reza, ali } = demo.users;
 		const sent = new Map(); // text -> { message_id, chat_id, sender_id, at }
-		const say = async (user, text, chatId = user.chat_id) => {
+		const say = async (user, text, chatId = user.chat_id, extra = {}) => {
 			const at = Date.now();
-			const m = await admin.act('send-message', { userId: user.user_id, chatId, text });
+			const m = await admin.act('send-message', { userId: user.user_id, chatId, text, ...extra });
 			sent.set(text, { message_id: m.message_id, chat_id: chatId, sender_id: user.user_id, at });
 			return m;
 		};
@@ -110,10 +110,7 @@ export const test = {
 			return (await getUpdates()).length;
 		};
 
-		/**
-		 * Every message of `expected` started an execution, and exactly one, on every n8n version: the
-		 * polling trigger (v1) manages that on 2.8.4 too, which has no deduplication key.
-		 */
+		/** Every message of `expected` started an execution, and exactly one, on every n8n version. */
 		const exactlyOnce = (label, got, expected) => {
 			const list = texts(got);
 			const counts = new Map();
@@ -133,7 +130,7 @@ export const test = {
 		// --- one message, one execution ------------------------------------------------------------
 		let seq = await lastSeq();
 		const activated = await world.activate(ID);
-		t.check('a workflow with Rubika Trigger v2 (defaults) publishes', activated?.active === true || activated?.activeVersionId != null, activated?.active);
+		t.check('a workflow with Rubika Trigger (defaults: By Reading) publishes', activated?.active === true || activated?.activeVersionId != null, activated?.active);
 		if (!(await waitForSteadyReading(seq, 'after publishing'))) return;
 
 		await say(sara, 'e2e-cont 1');
@@ -165,13 +162,14 @@ export const test = {
 		// --- filters -------------------------------------------------------------------------------
 		seq = await lastSeq();
 		const filtersActivated = await world.activate(FILTERS_ID);
-		t.check('a second workflow (Chat IDs, Sender IDs, Command List; Process Backlog; Add Sender Details) publishes', filtersActivated?.active === true || filtersActivated?.activeVersionId != null);
+		t.check('a second workflow (Chat IDs, Sender IDs, Command List; Process Backlog; Add Sender Details, Download Files) publishes', filtersActivated?.active === true || filtersActivated?.activeVersionId != null);
 		await say(sara, 'hello, not e2e-cont 2'); // Text Pattern: no
 		await say(reza, '/e2econt from reza', demo.groupId); // sender: no
 		await say(sara, '/e2econt in private'); // chat: no
 		await say(sara, 'e2econt without a slash', demo.groupId); // not a command: no
 		await say(sara, '/e2eother command', demo.groupId); // not in the command list: no
-		await say(sara, '/E2ECONT from sara', demo.groupId); // yes (commands are case-insensitive)
+		const file = await admin.addFile('lat,lng\n35.7,51.4\n', { name: 'points.csv', mimeType: 'text/csv' });
+		await say(sara, '/E2ECONT from sara', demo.groupId, { fileId: file.file_id }); // yes (commands are case-insensitive)
 		await say(sara, 'e2e-cont 2'); // the first workflow: yes
 		// Each trigger reads its updates in order: once the last message it takes has its execution, every
 		// earlier one has been decided.
@@ -180,6 +178,9 @@ export const test = {
 		t.eq('Text Pattern: only matching messages start executions', texts(items), ['e2e-cont 1', 'e2e-cont 2']);
 		t.eq('Chat IDs, Sender IDs, Only Commands, Command List: only the message passing all of them starts one', texts(filtered), ['/E2ECONT from sara']);
 		t.has('… with its group and sender', filtered[0]?.json, { chat_id: demo.groupId, sender_id: sara.user_id });
+		t.has('… and the file it carries', filtered[0]?.json?.file, { file_id: file.file_id, file_name: 'points.csv' });
+		const binary = filtered[0]?.binary?.data;
+		t.check('Download Files puts the file into binary data in n8n', binary?.fileName === 'points.csv' && /text\/csv/.test(binary?.mimeType ?? ''), binary && { fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize });
 		t.eq(
 			'Add Sender Details: the group member\'s names, asked with one getChatMember',
 			{ sender: filtered[0]?.json?.sender, asked: (await admin.requests('getChatMember')).map((r) => r.body) },

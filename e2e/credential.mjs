@@ -3,7 +3,7 @@
 // POST /rest/credentials/test): passes with a good token, fails with a clear message otherwise.
 //
 //   node e2e/credential.mjs [--version 2.8.4] [--no-build] [--keep]
-import { isMain, runStandalone } from './lib/harness.mjs';
+import { isMain, runStandalone } from './lib/reporter.mjs';
 import { testCredential } from '../tooling/n8n.mjs';
 
 // What the editor sends for a secret field the user did not touch; n8n puts the stored value back.

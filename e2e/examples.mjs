@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // The example workflows of examples/ run in a real n8n against the sandbox, so they cannot rot:
 // scheduled broadcast, file relay and poll through `n8n execute`; moderation as a published workflow with
-// Rubika Trigger v2 (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`;
+// Rubika Trigger by reading (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`;
 // approval in the chat as a published workflow (the admin answers on the chat keypad, seen on the sandbox chat
 // page in headless Chromium: the screenshot send-and-wait-in-chat.png, into docs/images/ with RUBIKA_SCREENSHOTS=1).
 // Broadcasts as the examples build them, under a rate limit, in one n8n process: two at once for one bot, then the
 // bot's next execution, which starts at the pace the first two learned.
-// The echo bot (a webhook workflow) is exercised by e2e/webhook.mjs.
+// The echo bot (its trigger receives by webhook) is exercised by e2e/webhook.mjs.
 //
 //   node e2e/examples.mjs [--version 2.8.4] [--no-build] [--keep]
 import { randomUUID } from 'node:crypto';
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { linearWorkflow, node } from '../tooling/workflow-builder.mjs';
 import { nodeItems, nodesRun } from '../tooling/world.mjs';
 
@@ -20,12 +20,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const executeFailure = (r) => `exit ${r.code ?? r.signal}${r.error ? `, ${r.error.message}` : ''}${r.retried ? ' (retried)' : ''}:\n${(r.stdout + r.stderr).slice(-3000)}`;
 
 /**
- * Publishes a workflow with Rubika Trigger v2 and waits until it reads in its loop: two getUpdates
+ * Publishes a workflow with a Rubika Trigger by reading and waits until it reads in its loop: two getUpdates
  * requests at least 500 ms apart (the reads that skip to "now" come back to back). n8n 2.41 activates
  * after the API call returns; a message sent before that would count as backlog. Assumes no other
  * workflow reads the bot.
  */
-async function activateContinuous(world, id, { timeoutMs = 30_000 } = {}) {
+async function activateReading(world, id, { timeoutMs = 30_000 } = {}) {
 	const after = (await world.admin.requests('getUpdates')).at(-1)?.seq ?? 0;
 	const result = await world.activate(id);
 	const deadline = Date.now() + timeoutMs;
@@ -103,13 +103,13 @@ export const test = {
 			);
 		});
 
-		// --- moderation.json (published, Rubika Trigger v2) ---------------------------------------
+		// --- moderation.json (published, Rubika Trigger by reading) -------------------------------
 		await t.step('moderation.json', async () => {
 			const id = world.exampleId('moderation.json');
 			await world.server();
 			const trigger = world.example('moderation.json').nodes.find((n) => n.name === 'Link posted in the group');
-			t.check('moderation: its Rubika Trigger is version 2.1 (continuous, no Poll Times)', trigger?.typeVersion === 2.1 && !('pollTimes' in (trigger?.parameters ?? {})), trigger && { typeVersion: trigger.typeVersion });
-			const activated = await activateContinuous(world, id);
+			t.check('moderation: its Rubika Trigger is version 1 and receives by reading (Receive Updates left at its default)', trigger?.typeVersion === 1 && !('receiveUpdates' in (trigger?.parameters ?? {})), trigger && { typeVersion: trigger.typeVersion, parameters: trigger.parameters });
+			const activated = await activateReading(world, id);
 			t.check('moderation: the workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
 			try {
 				await admin.act('send-message', { userId: sara.user_id, chatId: demo.groupId, text: 'Good morning everyone' });
@@ -142,7 +142,7 @@ export const test = {
 			t.check('moderation: … and can join the group again', joined === true, joined);
 		});
 
-		// --- approval-in-chat.json (published, Rubika Trigger v2.1, the admin answers on the chat keypad) ---
+		// --- approval-in-chat.json (published, Rubika Trigger by reading, the admin answers on the chat keypad) ---
 		await t.step(IN_CHAT, () => approvalInChat(world, t));
 
 		// --- broadcasts under a rate limit: one pacer per bot in the n8n process ------------------------
@@ -239,7 +239,7 @@ async function approvalInChat(world, t) {
 	const { findChromium, noteScreenshot, openBrowser } = await import('./lib/browser.mjs');
 	const chromium = findChromium();
 	t.check('approval-in-chat: Chromium is there for the chat page (scripts/ensure-browser.mjs)', chromium.path, chromium.path ?? chromium.reason);
-	const activated = await activateContinuous(world, id);
+	const activated = await activateReading(world, id);
 	t.check('approval-in-chat: the workflow activates', activated?.active === true || activated?.activeVersionId != null, activated?.active);
 	// The chat page can only be asked to ignore its event stream being cut when it closes.
 	const browser = chromium.path ? await openBrowser({ executablePath: chromium.path, ignoreFailedRequests: () => true }) : undefined;

@@ -9,7 +9,7 @@
 //   node e2e/execute.mjs [--version 2.8.4] [--no-build] [--keep]
 import http from 'node:http';
 
-import { isMain, runStandalone } from './lib/harness.mjs';
+import { isMain, runStandalone } from './lib/reporter.mjs';
 import { freePort } from '../tooling/n8n.mjs';
 import { linearWorkflow, manualTrigger, node, rubika } from '../tooling/workflow-builder.mjs';
 import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';

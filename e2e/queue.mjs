@@ -2,8 +2,8 @@
 // The package in n8n's queue mode (tooling/queue-world.mjs: PostgreSQL, Redis, main + 2 workers + 1 webhook
 // process; n8n 2.41.1 unless --version says otherwise), checked as a scaled-out user would:
 //   1. Send and Wait answered in the chat: every case of e2e/chat-answers.mjs (lib/chat-answer-cases.mjs) —
-//      taps under the message through the Rubika Webhook Trigger in the webhook process, chat-keypad taps
-//      through the continuous Rubika Trigger on main, both handed on to the execution's resume address
+//      taps under the message and on a chat keypad through the Rubika Trigger by webhook in the webhook process,
+//      chat-keypad taps through the Rubika Trigger by reading on main, all handed on to the execution's resume address
 //      (WEBHOOK_URL); each decided execution runs on a worker when it starts and again when it goes on. It runs
 //      first and its question with a time limit is checked last (finish): n8n goes on with that question when it
 //      next looks for expired waits (once a minute), and the other scenarios use that time;
@@ -11,18 +11,20 @@
 //      under the sandbox's rate limit: every recipient gets the message exactly once;
 //   3. a worker killed (SIGKILL) in the middle of a broadcast that uses Skip Chats Already Sent, then the
 //      broadcast started again: every recipient served, duplicates only for what was in flight;
-//   4. the continuous Rubika Trigger (v2, the one for n8n without a public address) on main while main is
-//      restarted: every message in exactly one execution;
+//   4. the Rubika Trigger by reading (the way for n8n without a public address) on main while main is
+//      restarted: no route in n8n's webhook table, nothing reads while main is down (the webhook process and the
+//      workers never do), every message in exactly one execution;
 //   5. Send and Wait for Response: the person's answer arrives through the webhook process and a worker
 //      resumes the execution;
-//   6. the Rubika Webhook Trigger registered at the webhook process and receiving there; one update delivered
-//      to the webhook process and again to main: two executions (de-duplication memory is per process), and
-//      the documented Remove Duplicates step after the trigger lets exactly one through; copies arriving at the
-//      same instant at both are counted and reported; a changed WEBHOOK_URL (last: main keeps it);
-//   7. (before 6) "Listen for test event" on main while the workflow is published, its trigger receiving at the
-//      webhook process (e2e/test-listen.mjs `listenWhilePublished`; the test event posted to main as a load
-//      balancer routes /webhook-test/): when the listener ends or is stopped the published address is back and
-//      a message reaches the published workflow.
+//   6. "Listen for test event" on main while a workflow whose trigger receives by webhook is published, its
+//      trigger receiving at the webhook process (e2e/test-listen.mjs `listenWhilePublished`; the test event posted
+//      to main as a load balancer routes /webhook-test/): when the listener ends or is stopped, the published
+//      address is registered again at once and a message reaches the published workflow;
+//   7. the Rubika Trigger by webhook: its six routes in n8n's webhook table, registered at the webhook process and
+//      receiving there; one update delivered to the webhook process and again to main: two executions
+//      (de-duplication memory is per process), and the documented Remove Duplicates step after the trigger lets
+//      exactly one through; copies arriving at the same instant at both are counted and reported; a changed
+//      WEBHOOK_URL (last: main keeps it).
 //
 //   node e2e/queue.mjs [--version 2.8.4] [--only chat,webhook] [--no-build] [--keep] [--tgz file] [--recipients 2000]
 //
@@ -30,13 +32,11 @@
 // 2.8.4, which keeps the suite's time down while both versions' hand-over through a webhook process is checked.
 //
 // Timings and throughput are printed, not bounded (benchmarks hold thresholds).
-import { randomUUID } from 'node:crypto';
-import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/harness.mjs';
+import { BROWSER_UA, createReporter, eventually, isMain, parseArgs } from './lib/reporter.mjs';
 import { chatAnswerCases } from './lib/chat-answer-cases.mjs';
-import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
 import { packageLoadProblems } from '../tooling/n8n.mjs';
 import { broadcastWorkflow, createQueueWorld, startWebhook } from '../tooling/queue-world.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, node, noOp, readingTrigger, rubika, webhookTrigger } from '../tooling/workflow-builder.mjs';
 import { isFinished, nodeItems, nodesRun, packOnce } from '../tooling/world.mjs';
 import { listenWhilePublished } from './test-listen.mjs';
 
@@ -49,7 +49,7 @@ const PER_EXECUTION = 28;
 
 const IDS = {
 	broadcast: 'e2eQueueBcast001',
-	continuous: 'e2eQueueCont0001',
+	reading: 'e2eQueueCont0001',
 	webhook: 'e2eQueueHook0001',
 	approval: 'e2eQueueWait0001',
 };
@@ -57,8 +57,8 @@ const PATHS = {
 	broadcast: 'e2e-queue-broadcast',
 	approval: 'e2e-queue-approval',
 };
-const HOOK_TRIGGER = 'Rubika Webhook Trigger';
-const CONT_TRIGGER = 'Rubika Trigger';
+const HOOK_TRIGGER = 'Rubika Trigger by webhook';
+const READING_TRIGGER = 'Rubika Trigger by reading';
 const HANDLED = 'Handled';
 
 
@@ -66,12 +66,12 @@ function workflows(demo) {
 	const sara = demo.users.sara;
 	return [
 		broadcastWorkflow(IDS.broadcast, PATHS.broadcast),
-		linearWorkflow(IDS.continuous, 'E2E queue: continuous trigger', [
-			node(CONT_TRIGGER, RUBIKA_TRIGGER, { filters: { textPattern: '^queue-cont ' } }, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL }),
+		linearWorkflow(IDS.reading, 'E2E queue: trigger by reading', [
+			readingTrigger(READING_TRIGGER, { filters: { textPattern: '^queue-cont ' } }),
 			noOp(HANDLED),
 		]),
-		linearWorkflow(IDS.webhook, 'E2E queue: webhook trigger + Remove Duplicates', [
-			node(HOOK_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, { filters: { textPattern: '^queue-hook ' } }, { credential: EXAMPLE_CREDENTIAL, webhookId: randomUUID() }),
+		linearWorkflow(IDS.webhook, 'E2E queue: trigger by webhook + Remove Duplicates', [
+			webhookTrigger(HOOK_TRIGGER, { filters: { textPattern: '^queue-hook ' } }),
 			node(
 				'Remove Duplicates',
 				'n8n-nodes-base.removeDuplicates',
@@ -107,7 +107,7 @@ function audit(chatIds, counts) {
 }
 
 /** The scenarios by name, for `--only` (the package-load check always runs). */
-export const SCENARIOS = ['chat', 'broadcast', 'continuous', 'send-and-wait', 'webhook', 'test-listen'];
+export const SCENARIOS = ['chat', 'broadcast', 'reading', 'send-and-wait', 'test-listen', 'webhook'];
 
 export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}) {
 	const unknown = only.filter((name) => !SCENARIOS.includes(name));
@@ -206,12 +206,13 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		await admin.config({ rateLimit: null });
 	}
 
-	// --- 4. the continuous trigger on main while main restarts -------------------------------------
-	await scenario('continuous', 'continuous trigger across a restart of main', async () => {
+	// --- 4. the trigger by reading on main while main restarts ---------------------------------------
+	await scenario('reading', 'trigger by reading across a restart of main', async () => {
 		const before = (await admin.requests('getUpdates')).length;
-		await world.activate(IDS.continuous);
+		await world.activate(IDS.reading);
 		const reading = await eventually(async () => (await admin.requests('getUpdates')).length > before + 1, { timeoutMs: 60_000 });
 		t.check('main starts reading getUpdates after activation', reading);
+		t.eq("n8n's webhook table holds no route for it (nothing for the webhook process to serve)", await world.webhookRows(IDS.reading), []);
 		const texts = Array.from({ length: 30 }, (_, i) => `queue-cont ${String(i + 1).padStart(2, '0')}`);
 		const sender = (async () => {
 			for (const text of texts) {
@@ -222,20 +223,25 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		await sleep(2500);
 		const t0 = Date.now();
 		await world.stop('main');
+		// The webhook process and the workers run on: none of them may read (only main runs triggers).
+		const lastRead = (await admin.requests('getUpdates')).at(-1)?.seq ?? 0;
+		await sleep(3000);
+		const whileDown = (await admin.requests('getUpdates')).filter((r) => r.seq > lastRead);
+		t.eq('while main is down nobody reads getUpdates (3 s; the webhook process and both workers run)', whileDown.length, 0);
 		await world.startProcess('main');
 		t.note(`main stopped (SIGTERM) and started again in ${secs(Date.now() - t0)} while messages kept coming`);
 		await sender;
 		const executions = await world.waitForExecutions(
-			IDS.continuous,
-			(list) => list.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER)).length >= texts.length,
+			IDS.reading,
+			(list) => list.filter(isFinished).flatMap((e) => nodeItems(e, READING_TRIGGER)).length >= texts.length,
 			{ timeoutMs: 120_000 },
 		);
-		const got = executions.filter(isFinished).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((i) => i.text));
+		const got = executions.filter(isFinished).flatMap((e) => nodeItems(e, READING_TRIGGER).map((i) => i.text));
 		const counts = new Map();
 		for (const text of got) counts.set(text, (counts.get(text) ?? 0) + 1);
 		t.eq('every message started exactly one execution', { lost: texts.filter((x) => !counts.has(x)), repeated: [...counts].filter(([, n]) => n > 1).map(([x]) => x) }, { lost: [], repeated: [] });
 		t.check('the executions ran on the workers', executions.every((e) => world.workersThatRan(e.id).length === 1), executions.map((e) => [e.id, world.workersThatRan(e.id)]));
-		await world.deactivate(IDS.continuous);
+		await world.deactivate(IDS.reading);
 	});
 
 	// --- 5. send and wait, answered through the webhook process ---------------------------------------
@@ -259,19 +265,28 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		await world.deactivate(IDS.approval);
 	});
 
-	// --- 6. the webhook trigger through the webhook process ----------------------------------------
+	// --- 6. a test listener on main while the trigger by webhook is published -----------------------
 	await scenario('test-listen', 'listen for a test event on main, the published trigger receiving at the webhook process', () => listenInQueueMode(world, t));
 
-	await scenario('webhook', 'webhook trigger through the webhook process', async () => {
+	// --- 7. the trigger by webhook through the webhook process -------------------------------------
+	await scenario('webhook', 'trigger by webhook through the webhook process', async () => {
 		await admin.clearRequests();
 		await world.activate(IDS.webhook);
 		const registration = await eventually(async () => (await admin.requests('updateBotEndpoints')).at(-1), { timeoutMs: 30_000 });
 		const registered = registration?.body?.url ?? '';
 		t.check('activation on main registers the webhook process\'s address (WEBHOOK_URL)', registered.startsWith(`${world.webhookBase}/webhook/`), registered.replace(/[^/]+$/, '<secret>'));
-		// <webhook id>/webhook/<secret>: the secret is the path's last segment (the trigger's default).
+		// <webhook id>/<webhook id>/webhook/<secret>: the secret is the path's last segment (the trigger's default).
 		const hookPath = registered.slice(`${world.webhookBase}/webhook/`.length);
 		await world.waitForWebhook('webhook', hookPath);
 		await world.waitForWebhook('main', hookPath);
+		const rows = await world.webhookRows(IDS.webhook);
+		t.eq(
+			"n8n's webhook table holds its path and the five suffix routes (POST), which the webhook process serves",
+			rows.map((r) => [r.method, r.webhookPath.replace(/^[^/]+\//, '<id>/')]).sort(),
+			['', '/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'].map((suffix) => ['POST', `<id>/webhook/:secret${suffix}`]).sort(),
+		);
+		const suffixRoute = await fetch(`${world.webhookBase}/webhook/${hookPath}/receiveUpdate`, { method: 'OPTIONS', headers: { origin: world.webhookBase, 'access-control-request-method': 'POST' } });
+		t.eq('… the webhook process answers the address with a suffix too (CORS preflight 204)', suffixRoute.status, 204);
 		await admin.clearDeliveries();
 		await admin.act('send-message', { userId: sara.user_id, chatId: sara.chat_id, text: 'queue-hook first' });
 		const deliveries = await admin.settle();

@@ -13,14 +13,13 @@
 //   refuses to publish a webhook trigger at n8n's local address, naming WEBHOOK_URL, before any registration.
 //
 //   node e2e/reach.mjs [--version 2.8.4] [--no-build] [--keep]
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { refusedActivation } from './webhook-bots.mjs';
 import { REPO_ROOT } from '../tooling/n8n.mjs';
 import { nodeItems } from '../tooling/world.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, manualTrigger, node } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, manualTrigger, node, readingTrigger, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
 const require = createRequire(import.meta.url);
 require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({ transpileOnly: true, project: path.join(REPO_ROOT, 'tsconfig.json') });
@@ -80,10 +79,10 @@ export const test = {
 				await admin.act('start-bot', { userId: sara.user_id, botId: bot.bot_id, sendStartMessage: false });
 				const data = { accessToken: bot.token, baseUrl: world.sandbox.url };
 				const cred = await credential('Reach Bot credential', data);
-				const reader = node(READER, RUBIKA_TRIGGER, { options: { interval: 0.5 } }, { credential: cred });
+				const reader = readingTrigger(READER, { options: { interval: 0.5 } }, { credential: cred });
 				const { nodes, connections, settings } = linearWorkflow(undefined, 'Reach: reading', [reader]);
 				const { id } = await world.publicApi('/workflows', { method: 'POST', body: { name: 'Reach: reading', nodes, connections, settings } });
-				await world.activatePolling(id);
+				await world.activateReading(id);
 				const say = (text) => admin.act('send-message', { userId: sara.user_id, botId: bot.bot_id, text });
 				const texts = async () => (await world.executions(id)).map((e) => nodeItems(e, READER)[0]?.text);
 				await say('before the proxy');
@@ -104,7 +103,7 @@ export const test = {
 			await t.step('the webhook address check', async () => {
 				const bot = await admin.addBot({ bot_title: 'Public Rubika Bot' });
 				const publicRubika = await credential('Rubika at a public address', { accessToken: bot.token, baseUrl: 'http://rubika.test', proxy: proxy.url });
-				const trigger = node('Public Rubika receives', RUBIKA_TRIGGER, { receiveUpdates: 'webhook' }, { credential: publicRubika, webhookId: randomUUID() });
+				const trigger = webhookTrigger('Public Rubika receives', {}, { credential: publicRubika });
 				const { nodes, connections, settings } = linearWorkflow(undefined, 'Reach: webhook at a local address', [trigger]);
 				const { id } = await world.publicApi('/workflows', { method: 'POST', body: { name: 'Reach: webhook at a local address', nodes, connections, settings } });
 				const refusal = await refusedActivation(world, id);

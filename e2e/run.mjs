@@ -11,7 +11,7 @@
 // Prints `N passed, N failed` per test and overall; exits 1 when anything failed. `npm test` runs this for both
 // versions at once, beside queue mode and the demo's restart (e2e/all.mjs).
 import { VARIANTS, resolveVersion } from '../tooling/install-n8n.mjs';
-import { finishTests, parseArgs, runTest } from './lib/harness.mjs';
+import { finishTests, parseArgs, runTest } from './lib/reporter.mjs';
 import { createWorld, packOnce } from '../tooling/world.mjs';
 import { test as aiAssistant } from './ai-assistant.mjs';
 import { test as botIdentity } from './bot-identity.mjs';
@@ -21,7 +21,6 @@ import { test as continuous } from './continuous.mjs';
 import { test as credential } from './credential.mjs';
 import { test as examples } from './examples.mjs';
 import { test as execute } from './execute.mjs';
-import { test as polling } from './polling.mjs';
 import { test as reach } from './reach.mjs';
 import { test as sendAndWait } from './send-and-wait.mjs';
 import { test as smoke } from './smoke.mjs';
@@ -39,13 +38,14 @@ const FINISH = Object.freeze({ name: 'finish', finish: true });
 
 // Order matters for speed and for what the tests see of each other:
 // - send-and-wait and chat-answers come early and finish at FINISH (above); meanwhile their webhook-started
-//   workflows and the Approvals Bot's webhook trigger stay published, nothing that reads getUpdates.
+//   workflows and the Approvals Bot's trigger by webhook stay published, nothing that reads the demo bot's getUpdates.
+//   identity (its own bots) runs before FINISH too: with the files before it, it fills n8n's wait.
 // - browser publishes the echo bot whose executions webhook counts: it comes after webhook. send-and-wait opens
 //   its own Chromium. chat-answers deletes its credentials (at FINISH) before browser looks at the editor's defaults.
 // - tests that restart n8n come late; torture (restarts and kills n8n, reads the whole getUpdates log) is last.
-// - test-listen and reach come after FINISH: reach makes the sandbox answer only its proxy for a while, which
-//   would stall any trigger still reading; test-listen restarts n8n.
-const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, polling, FINISH, continuous, testListen, reach, botIdentity, aiAssistant, browser, torture];
+// - reach comes after FINISH: it makes the sandbox answer only its proxy for a while, which would stall any
+//   trigger still reading the demo bot. test-listen restarts n8n once.
+const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, botIdentity, FINISH, continuous, testListen, reach, aiAssistant, browser, torture];
 const TESTS = ALL.filter((x) => !x.finish);
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);

@@ -21,7 +21,7 @@
 //   node e2e/send-and-wait.mjs [--version 2.8.4] [--no-build] [--keep]
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { BROWSER_UA, eventually, isMain, readJson, runStandalone } from './lib/harness.mjs';
+import { BROWSER_UA, eventually, isMain, readJson, runStandalone } from './lib/reporter.mjs';
 import { REPO_ROOT } from '../tooling/n8n.mjs';
 import { linearWorkflow, node, noOp, rubika } from '../tooling/workflow-builder.mjs';
 import { nodeItems, nodesRun } from '../tooling/world.mjs';

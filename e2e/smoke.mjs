@@ -1,22 +1,27 @@
 #!/usr/bin/env node
 // Smoke test in a REAL n8n: the packed tarball, installed into a fresh n8n user folder the way n8n installs
-// community packages, loads both triggers, the action node and the credential with no load errors; Rubika
-// Trigger comes in version 1 (polling) and version 2 (continuous, the default); the icons are served;
-// every example workflow imports and uses only node types and versions this n8n has.
+// community packages, loads its two nodes (the action node, with the AI tool and Human review tool n8n derives
+// from it, and the one Rubika Trigger) and the credential with no load errors; Rubika Trigger comes in one
+// version, with Receive Updates By Reading (the default) or By Webhook; published, a trigger that reads gets no
+// webhook in n8n's webhook table, one by webhook its path and five suffix routes, and both leave none when
+// unpublished; the icons are served; every example workflow imports and uses only node types and versions this
+// n8n has.
 //
 //   node e2e/smoke.mjs [--version 2.8.4] [--no-build] [--keep]
 import fs from 'node:fs';
 import path from 'node:path';
 import { readExamples } from '../tooling/examples.mjs';
-import { isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { PACKAGE_NAME, REPO_ROOT, knownTypes, packageLoadProblems } from '../tooling/n8n.mjs';
+import { linearWorkflow, noOp, readingTrigger, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 const OURS = {
 	rubika: `${PACKAGE_NAME}.rubika`,
 	trigger: `${PACKAGE_NAME}.rubikaTrigger`,
-	webhook: `${PACKAGE_NAME}.rubikaWebhookTrigger`,
 };
+/** The suffixes the service may append to a webhook address (facts §4): the trigger's routes besides its own path. */
+const SUFFIXES = ['/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'];
 
 export const test = {
 	name: 'smoke',
@@ -41,55 +46,56 @@ export const test = {
 		const s = await world.session();
 		const types = await knownTypes(world.ctx, s);
 		const nodes = await s.get('/types/nodes.json');
-		const byName = new Map(nodes.map((n) => [n.name, n]));
-		// A versioned node is listed once per version, each entry with that version's description.
-		const versionOf = (n, v) => nodes.find((x) => x.name === n && (Array.isArray(x.version) ? x.version.includes(v) : x.version === v));
-		t.check('n8n knows the action node', byName.has(OURS.rubika));
-		t.check('n8n knows the Rubika Trigger', byName.has(OURS.trigger));
-		t.check('n8n knows the webhook trigger', byName.has(OURS.webhook));
-		t.check('n8n knows the credential type rubikaApi', types.credentials.includes('rubikaApi'));
-		t.check('the action node is offered to AI agents as a tool', byName.has(`${OURS.rubika}Tool`));
-
-		const triggerV1 = versionOf(OURS.trigger, 1);
-		const triggerV2 = versionOf(OURS.trigger, 2);
-		const webhook = versionOf(OURS.webhook, 1);
-		const webhookV2 = versionOf(OURS.webhook, 2);
-		const action = byName.get(OURS.rubika);
-		t.check('Rubika Trigger version 1 is a polling node (n8n adds Poll Times)', triggerV1?.polling === true, triggerV1 ? { polling: triggerV1.polling } : 'version 1 not listed');
-		t.check(
-			'Rubika Trigger version 2 is not a polling node: no Poll Times, an Interval option instead',
-			!!triggerV2 && !triggerV2.polling && !triggerV2.properties?.some((p) => p.name === 'pollTimes') && !!triggerV2.properties?.find((p) => p.name === 'options')?.options?.some((o) => o.name === 'interval'),
-			triggerV2 ? { polling: triggerV2.polling, properties: triggerV2.properties?.map((p) => p.name) } : 'version 2 not listed',
+		const versionsOf = (n) => (Array.isArray(n.version) ? n.version : [n.version]);
+		const ours = [...new Set(nodes.map((n) => n.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)))].sort();
+		t.eq('package.json lists two node files for n8n, the action node and the trigger', pkg.n8n?.nodes, ['dist/nodes/Rubika/Rubika.node.js', 'dist/nodes/RubikaTrigger/RubikaTrigger.node.js']);
+		t.eq(
+			"n8n lists exactly the package's two node types (Rubika, Rubika Trigger) and the two it derives from the action node (AI tool, Human review tool)",
+			ours,
+			[OURS.rubika, `${OURS.rubika}HitlTool`, `${OURS.rubika}Tool`, OURS.trigger].sort(),
 		);
-		const triggerV21 = versionOf(OURS.trigger, 2.1);
-		t.check(
-			'version 2.1 is the default for new Rubika Trigger nodes; it restarts from the oldest kept update when Rubika rejects the saved position, version 2 stops with an error',
-			[triggerV1, triggerV2, triggerV21].every((x) => x?.defaultVersion === 2.1) &&
-				rejectedPositionDefault(triggerV2) === 'error' &&
-				rejectedPositionDefault(triggerV21) === 'restartFromOldest',
-			{ defaultVersions: [triggerV1, triggerV2, triggerV21].map((x) => x?.defaultVersion), v2: rejectedPositionDefault(triggerV2), v21: rejectedPositionDefault(triggerV21) },
+		t.check('n8n knows the credential type rubikaApi', types.credentials.includes('rubikaApi'));
+
+		// A versioned node is listed once per version: one entry, version 1, is one version.
+		const triggers = nodes.filter((n) => n.name === OURS.trigger);
+		const trigger = triggers[0];
+		const actions = nodes.filter((n) => n.name === OURS.rubika);
+		const action = actions[0];
+		t.eq(
+			'the trigger and the action node each come in exactly one version, 1',
+			[triggers.map(versionsOf), actions.map(versionsOf), [trigger?.defaultVersion ?? 1, action?.defaultVersion ?? 1]],
+			[[[1]], [[1]], [1, 1]],
+		);
+		t.check('Rubika Trigger is a trigger that runs (no Poll Times): n8n adds no polling to it', !!trigger && !trigger.polling && !trigger.properties?.some((p) => p.name === 'pollTimes'), trigger && { polling: trigger.polling });
+		const receive = trigger?.properties?.find((p) => p.name === 'receiveUpdates');
+		t.eq(
+			'its first field is Receive Updates: By Reading (the default) or By Webhook',
+			{ first: trigger?.properties?.[0]?.name, choices: receive?.options?.map((o) => [o.value, o.name]), default: receive?.default },
+			{
+				first: 'receiveUpdates',
+				choices: [
+					['reading', 'By Reading (No Public Address Needed)'],
+					['webhook', 'By Webhook (Instant, Inline Keypad Taps)'],
+				],
+				default: 'reading',
+			},
 		);
 		// Each path is an expression choosing between the secret-in-path form (the default) and the plain form.
-		const suffixes = ['', '/getSelectionItem', '/receiveInlineMessage', '/receiveQuery', '/receiveUpdate', '/searchSelectionItems'];
-		const routes = (version) =>
-			(version?.webhooks ?? []).map((w) => [...String(w.path).matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((p) => p.startsWith('webhook')).sort()).sort();
+		const routes = (webhooks) => (webhooks ?? []).map((w) => [...String(w.path).matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((p) => p.startsWith('webhook')).sort()).sort();
 		t.eq(
-			'the webhook trigger (version 1) declares its path and the five suffix routes, with the secret as a path segment or without',
-			routes(webhook),
-			suffixes.map((suffix) => [`webhook${suffix}`, `webhook/:secret${suffix}`].sort()).sort(),
+			'the trigger declares its path and the five suffix routes, with the secret as a path segment or without',
+			routes(trigger?.webhooks),
+			['', ...SUFFIXES].map((suffix) => [`webhook${suffix}`, `webhook/:secret${suffix}`].sort()).sort(),
 		);
 		t.check(
-			'version 2 of the webhook trigger is the default, with the same routes, each starting with the node\'s webhook id (full paths)',
-			webhookV2?.defaultVersion === 2 &&
-				JSON.stringify(routes(webhookV2)) === JSON.stringify(routes(webhook)) &&
-				webhookV2.webhooks.every((w) => String(w.path).split('$webhookId + "/" + ').length === 3 && w.isFullPath === true),
-			webhookV2 ? webhookV2.webhooks.map((w) => [w.path, w.isFullPath]) : 'version 2 not listed',
+			"… each starting with the node's webhook id (full paths), each with a method only when Receive Updates is By Webhook",
+			trigger?.webhooks?.length === 6 &&
+				trigger.webhooks.every((w) => String(w.path).split('$webhookId + "/" + ').length === 3 && w.isFullPath === true && /\$parameter\["receiveUpdates"\] === "webhook"/.test(String(w.httpMethod))),
+			trigger?.webhooks?.map((w) => [w.path, w.httpMethod, w.isFullPath]),
 		);
-		t.eq(
-			'the action node and both versions of each trigger use the rubikaApi credential',
-			[action, triggerV1, triggerV2, webhook, webhookV2].map((n) => n?.credentials?.map((c) => c.name)),
-			[['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi'], ['rubikaApi']],
-		);
+		t.eq('the action node and the trigger use the rubikaApi credential', [action, trigger].map((n) => n?.credentials?.map((c) => c.name)), [['rubikaApi'], ['rubikaApi']]);
+
+		await t.step('published: what n8n registers for each way of receiving', async () => await publishedRoutes(world, t));
 
 		// n8n serves a community node's icon from the package folder; a wrong path shows a broken image.
 		for (const [label, n] of [['action node', action], ['credential', undefined]]) {
@@ -105,7 +111,6 @@ export const test = {
 		}
 
 		// The examples must only use node types and versions that exist in this n8n.
-		const versionsOf = (n) => (Array.isArray(n.version) ? n.version : [n.version]);
 		const known = new Map();
 		for (const n of nodes) known.set(n.name, new Set([...(known.get(n.name) ?? []), ...versionsOf(n)]));
 		const list = await world.publicApi('/workflows?limit=250');
@@ -128,7 +133,76 @@ export const test = {
 
 if (isMain(import.meta.url)) await runStandalone(test);
 
-/** The default, in a version's description, of Options → If Rubika Rejects the Saved Position. */
-function rejectedPositionDefault(description) {
-	return description?.properties?.find((p) => p.name === 'options')?.options?.find((o) => o.name === 'onRejectedPosition')?.default;
+/**
+ * One workflow per way of receiving, each for a new sandbox bot of its own (nothing else in a shared world sees
+ * them), published and unpublished: n8n's webhook table (its production routes, which a webhook process serves
+ * too) holds nothing for the trigger that reads, which reads; the trigger by webhook gets its path and the five
+ * suffix routes, registers its address with Rubika, and n8n answers there; unpublished, neither leaves a row. What
+ * n8n 2.41 says in a workflow's publication status and what n8n logs while publishing are printed.
+ */
+async function publishedRoutes(world, t) {
+	const { admin } = world;
+	const s = await world.session();
+	const made = { workflows: [], credentials: [] };
+	const logBefore = world.serverLog().length;
+	try {
+		const workflowFor = async (title, trigger) => {
+			const bot = await admin.addBot({ bot_title: title });
+			const credential = await s.post('/rest/credentials', { name: `${title} credential`, type: 'rubikaApi', data: { accessToken: bot.token, baseUrl: world.sandbox.url } });
+			made.credentials.push(credential.id);
+			const node = trigger('Rubika Trigger', {}, { credential });
+			const { nodes, connections, settings } = linearWorkflow(undefined, title, [node, noOp('Received')]);
+			const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name: title, nodes, connections, settings } });
+			made.workflows.push(workflow.id);
+			return { id: workflow.id, bot, webhookId: node.webhookId };
+		};
+		const reading = await workflowFor('Smoke Reading Bot', readingTrigger);
+		const hook = await workflowFor('Smoke Webhook Bot', webhookTrigger);
+		for (const { id } of [reading, hook]) await world.activate(id);
+		const reads = await eventually(async () => (await admin.requests('getUpdates')).filter((r) => r.botId === reading.bot.bot_id).length >= 2, { timeoutMs: 30_000 });
+		t.check('published, the trigger that reads (Receive Updates left at its default) reads getUpdates', reads);
+		const endpoints = await eventually(async () => {
+			const list = (await admin.bot(hook.bot.bot_id)).endpoints;
+			return list.length === 2 ? list : undefined;
+		}, { timeoutMs: 30_000 });
+		const url = endpoints?.[0]?.url ?? '';
+		const routePath = url.slice(`${world.ctx.baseUrl}/webhook/`.length);
+		t.check(
+			'the trigger by webhook registers its address with Rubika: <id>/<id>/webhook/<secret>',
+			new RegExp(`^${world.ctx.baseUrl}/webhook/${hook.webhookId}/${hook.webhookId}/webhook/[A-Za-z0-9_-]{32}$`).test(url),
+			url.replace(/[^/]+$/, '<secret>'),
+		);
+		if (routePath) await world.waitForWebhook(routePath);
+		const readingRows = await world.webhookRows(reading.id);
+		const hookRows = await world.webhookRows(hook.id);
+		t.note(`n8n's webhook table: reading ${JSON.stringify(readingRows)}; by webhook ${JSON.stringify(hookRows.map((r) => [r.method, r.webhookPath, r.webhookId === hook.webhookId ? '<node webhook id>' : r.webhookId, r.pathLength]))}`);
+		t.eq("n8n's webhook table holds no route for the trigger that reads", readingRows, []);
+		t.eq(
+			'… and for the trigger by webhook its path and the five suffix routes, POST, the secret a path parameter',
+			hookRows.map((r) => [r.method, r.node, r.webhookPath.replace(hook.webhookId, '<id>')]).sort(),
+			['', ...SUFFIXES].map((suffix) => ['POST', 'Rubika Trigger', `<id>/webhook/:secret${suffix}`]).sort(),
+		);
+		const suffixRoute = await fetch(`${url}/receiveUpdate`, { method: 'OPTIONS', headers: { origin: world.ctx.baseUrl, 'access-control-request-method': 'POST' } });
+		t.eq('… and n8n answers the address with a suffix (CORS preflight 204)', suffixRoute.status, 204);
+		if (world.version !== '2.8.4') {
+			const statuses = {};
+			for (const [name, { id }] of Object.entries({ reading, hook })) statuses[name] = await eventually(async () => (await s.get(`/rest/workflows/${id}/publication-status`))?.status, { timeoutMs: 20_000 });
+			t.note(`n8n ${world.version}'s publication status: reading ${JSON.stringify(statuses.reading)}, by webhook ${JSON.stringify(statuses.hook)}`);
+			t.eq('n8n reports both published', statuses, { reading: 'published', hook: 'published' });
+		}
+		const logged = world
+			.serverLog()
+			.slice(logBefore)
+			.split('\n')
+			.filter((line) => /webhook|Smoke (Reading|Webhook) Bot|Rubika/i.test(line) && !/Rubika: /.test(line));
+		t.note(`n8n's log while publishing (lines naming webhooks or the workflows): ${logged.length ? `\n         ${logged.slice(0, 12).join('\n         ')}` : 'none'}`);
+
+		for (const { id } of [reading, hook]) await world.deactivate(id);
+		const rowsLeft = await eventually(async () => ((await world.webhookRows(hook.id)).length === 0 ? [] : undefined), { timeoutMs: 15_000 });
+		t.eq('unpublished, neither leaves a row in the webhook table', rowsLeft, []);
+	} finally {
+		for (const id of made.workflows) await world.deactivate(id).catch(() => {});
+		// The tests after this one share this n8n: the editor's default credential (browser.mjs) must not see these.
+		for (const id of made.credentials) await s.request('DELETE', `/rest/credentials/${id}`).catch(() => {});
+	}
 }

@@ -3,15 +3,18 @@
 // signal, as a process manager or `kill -INT <npm pid>` sends it (Ctrl-C in a terminal signals the whole
 // process group instead).
 //
-// Two runs of `npm start -- --no-build` on one temporary n8n user folder and one set of free ports, each in a
+// Three runs of `npm start -- --no-build` on one temporary n8n user folder and one set of free ports, each in a
 // process group of its own:
 //   1. a fresh start; two bots are published through n8n's public API, as a user publishes them: an echo bot
-//      on Rubika Trigger v2 (continuous) and one on the Rubika Webhook Trigger, both replying with Send Text.
-//      A message from Sara gets both replies. Then SIGINT goes to the npm process alone.
+//      on a Rubika Trigger receiving by reading and one on a Rubika Trigger receiving by webhook, both replying
+//      with Send Text. A message from Sara gets both replies. Then SIGINT goes to the npm process alone.
 //   2. `npm start` again: the sandbox says it restored its world, the first conversation is still there, and
 //      a new message gets both replies, with nothing published or registered again. Then SIGTERM.
-// After each signal npm must exit, and every process it started (the start script, the sandbox, n8n and its
-// task runner) must be gone, their ports free.
+//   3. a workflow from before one version per node and one trigger (a Rubika Webhook Trigger, Rubika Trigger
+//      2.1, Rubika 1.1) imported into the folder with n8n's CLI, then `npm start`: it fails loudly, naming that
+//      workflow and its nodes and saying what to do (--fresh), and exits 1 by itself.
+// After each signal (or the failure) npm must exit, and every process it started (the start script, the
+// sandbox, n8n and its task runner) must be gone, their ports free.
 //
 //   node e2e/start.mjs        (after a build: dist/ must exist, as `npm test` leaves it)
 import { spawn, execFileSync } from 'node:child_process';
@@ -20,10 +23,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_CREDENTIAL } from '../tooling/examples.mjs';
-import { createReporter, eventually, isMain } from './lib/harness.mjs';
-import { REPO_ROOT, createApiKey, freePort, isPortFree, publicApi, setupOwner, waitForWebhook } from '../tooling/n8n.mjs';
+import { ensureN8n } from '../tooling/install-n8n.mjs';
+import { createReporter, eventually, isMain } from './lib/reporter.mjs';
+import { REPO_ROOT, createApiKey, createContext, freePort, importWorkflows, isPortFree, publicApi, setupOwner, waitForWebhook } from '../tooling/n8n.mjs';
 import { sandboxAdmin } from '../tooling/sandbox.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node, rubika } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, node, readingTrigger, rubika, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -85,15 +89,42 @@ function echoBots() {
 			sendOptions: { replyToMessageId: '={{ $json.message_id }}' },
 		});
 	return [
-		linearWorkflow(undefined, 'Echo bot (continuous trigger)', [
-			node('Rubika Trigger', RUBIKA_TRIGGER, {}, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL }),
-			reply('echo'),
-		]),
-		linearWorkflow(undefined, 'Echo bot (webhook trigger)', [
-			node('Rubika Webhook Trigger', RUBIKA_WEBHOOK_TRIGGER, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'] }, { credential: EXAMPLE_CREDENTIAL, webhookId: randomUUID() }),
+		linearWorkflow(undefined, 'Echo bot (trigger by reading)', [readingTrigger('Rubika Trigger', {}), reply('echo')]),
+		linearWorkflow(undefined, 'Echo bot (trigger by webhook)', [
+			webhookTrigger('Rubika Trigger', { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'] }),
 			reply('webhook'),
 		]),
 	];
+}
+
+const OLD_WORKFLOW_ID = 'e2eStartOldWflw1';
+const OLD_WORKFLOW_NAME = 'Echo bot from before one trigger';
+
+/** A workflow as a user folder from before issue 31 holds it: the removed webhook trigger, Rubika Trigger 2.1, Rubika 1.1. */
+function oldWorkflow() {
+	const reply = rubika('Reply', { resource: 'message', operation: 'sendMessage', chatId: '={{ $json.chat_id }}', text: '=old: {{ $json.text }}' }, { typeVersion: 1.1 });
+	return linearWorkflow(OLD_WORKFLOW_ID, OLD_WORKFLOW_NAME, [
+		node('Rubika Webhook Trigger', 'n8n-nodes-rubika.rubikaWebhookTrigger', {}, { typeVersion: 2, credential: EXAMPLE_CREDENTIAL, webhookId: randomUUID() }),
+		node('Rubika Trigger', 'n8n-nodes-rubika.rubikaTrigger', {}, { typeVersion: 2.1, credential: EXAMPLE_CREDENTIAL }),
+		reply,
+	]);
+}
+
+/** `npm start -- --no-build` that must fail: resolves once npm has exited (by itself), with every process it started. */
+async function failingStart(t, label, env) {
+	const t0 = Date.now();
+	const npm = spawn('npm', ['start', '--', '--no-build'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const run = { npm, output: '', started: [] };
+	npm.stdout.on('data', (d) => (run.output += d));
+	npm.stderr.on('data', (d) => (run.output += d));
+	const exited = new Promise((resolve) => npm.once('exit', (code, signal) => resolve({ code, signal })));
+	// What it starts, seen while it runs (it is gone by the end).
+	const watch = setInterval(() => (run.started = [...new Set([...run.started, ...descendants(npm.pid)])]), 200);
+	const result = await Promise.race([exited, sleep(240_000).then(() => 'timeout')]);
+	clearInterval(watch);
+	if (result === 'timeout') killGroup(run);
+	t.check(`${label}: npm start fails by itself (exit 1)`, result !== 'timeout' && result.code === 1, `${JSON.stringify(result)} after ${seconds(t0)}, ${run.started.length} processes seen`);
+	return run;
 }
 
 /** `npm start -- --no-build` in a process group of its own; resolves once it printed its summary. */
@@ -140,7 +171,7 @@ function killGroup(run) {
 	}
 }
 
-async function twoRuns(t) {
+async function threeRuns(t) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'rubika-start-'));
 	const ports = { n8n: await freePort(), broker: await freePort(), sandbox: await freePort() };
 	const env = { ...process.env, N8N_PORT: String(ports.n8n), N8N_RUNNERS_BROKER_PORT: String(ports.broker), RUBIKA_SANDBOX_PORT: String(ports.sandbox), RUBIKA_N8N_USER_FOLDER: userFolder };
@@ -181,7 +212,7 @@ async function twoRuns(t) {
 			await publicApi(n8n, apiKey, `/workflows/${created.id}/activate`, { method: 'POST' });
 		}
 		// n8n activates after the API call returns: wait for the webhook's registration with the sandbox and
-		// n8n's route for it, and for the continuous trigger's first reading (Start From Now marks "now" there).
+		// n8n's route for it, and for the trigger by reading's first reading (Start From Now marks "now" there).
 		const endpoint = await eventually(async () => (await admin.bot(bot.bot_id)).endpoints.find((e) => e.type === 'ReceiveUpdate'), { timeoutMs: 30_000 });
 		const hookPath = new URL(endpoint.url).pathname.replace(/^\/webhook\//, '');
 		await waitForWebhook(n8n, hookPath);
@@ -200,9 +231,31 @@ async function twoRuns(t) {
 		await waitForWebhook(n8n, hookPath);
 		await converse('second start', 'hello after the restart');
 		const refusedReads = (await admin.requests('getUpdates')).filter((r) => r.status !== 'OK');
-		t.eq('second start: the continuous trigger read on from its saved position (no getUpdates refused)', refusedReads.map((r) => r.status), []);
+		t.eq('second start: the trigger by reading read on from its saved position (no getUpdates refused)', refusedReads.map((r) => r.status), []);
 		t.eq('second start: the webhook was not registered again (no updateBotEndpoints)', (await admin.requests('updateBotEndpoints')).length, 0);
 		await stopNpm(t, run, 'SIGTERM', ports);
+
+		// --- run 3: a workflow with node types and versions the package no longer has: npm start fails loudly ---
+		const paths = await ensureN8n({ version: process.env.RUBIKA_N8N_VERSION });
+		await importWorkflows(createContext({ paths, userFolder, port: ports.n8n, brokerPort: ports.broker }), [oldWorkflow()]);
+		run = await failingStart(t, 'an old workflow in the folder', env);
+		const message = run.output.slice(run.output.indexOf('[start] FAILED'));
+		t.check(
+			'… saying that the folder holds workflows with Rubika nodes the package no longer has, naming it and each such node',
+			message.includes('holds workflows with Rubika nodes the package no longer has') &&
+				message.includes(`"${OLD_WORKFLOW_NAME}" (ID ${OLD_WORKFLOW_ID}): Rubika Webhook Trigger (n8n-nodes-rubika.rubikaWebhookTrigger v2), Rubika Trigger (n8n-nodes-rubika.rubikaTrigger v2.1), Reply (n8n-nodes-rubika.rubika v1.1)`),
+			message.slice(0, 1500) || run.output.slice(-2000),
+		);
+		t.check('… and what to do: npm start -- --fresh, or another RUBIKA_N8N_USER_FOLDER', message.includes('npm start -- --fresh') && message.includes('RUBIKA_N8N_USER_FOLDER'), message.slice(0, 1500));
+		let left = run.started.filter(alive);
+		for (let i = 0; i < 100 && left.length; i++) {
+			await sleep(100);
+			left = run.started.filter(alive);
+		}
+		t.eq('… every process it started is gone', left.map((pid) => `${pid} ${procName(pid)}`), []);
+		const busy = [];
+		for (const [name, port] of Object.entries(ports)) if (!(await isPortFree(port))) busy.push(`${name} ${port}`);
+		t.eq('… their ports are free again', busy, []);
 	} finally {
 		killGroup(run);
 		fs.rmSync(userFolder, { recursive: true, force: true });
@@ -211,9 +264,9 @@ async function twoRuns(t) {
 
 export async function main() {
 	const t = createReporter('start');
-	process.stdout.write('\n=== npm start twice: the demo goes on; stopping on a signal to npm alone ===\n');
+	process.stdout.write('\n=== npm start three times: the demo goes on; stopping on a signal to npm alone; an old folder refused ===\n');
 	const started = Date.now();
-	await t.step('npm start twice', () => twoRuns(t));
+	await t.step('npm start three times', () => threeRuns(t));
 	process.stdout.write(`${t.passed} passed, ${t.failed} failed (start, ${seconds(started)})\n`);
 	return t.failed ? 1 : 0;
 }

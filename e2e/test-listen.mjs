@@ -14,10 +14,9 @@
 // `queue.mjs` runs `listenWhilePublished` in queue mode.
 //
 //   node e2e/test-listen.mjs [--version 2.8.4] [--no-build] [--keep]
-import { randomUUID } from 'node:crypto';
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { nodeItems } from '../tooling/world.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
 const TRIGGER = 'Listen Bot receives';
 
@@ -31,7 +30,7 @@ async function listenWorld(world, name) {
 	await admin.act('start-bot', { userId: demo.users.sara.user_id, botId: bot.bot_id, sendStartMessage: false });
 	const s = await world.session();
 	const credential = await s.post('/rest/credentials', { name: `${name} credential`, type: 'rubikaApi', data: { accessToken: bot.token, baseUrl: world.sandbox.url } });
-	const trigger = node(TRIGGER, RUBIKA_TRIGGER, { receiveUpdates: 'webhook' }, { credential, webhookId: randomUUID() });
+	const trigger = webhookTrigger(TRIGGER, {}, { credential });
 	const { nodes, connections, settings } = linearWorkflow(undefined, name, [trigger]);
 	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
 	return { bot, id: workflow.id };

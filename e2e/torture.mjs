@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Restart torture for the Rubika Trigger in a real `n8n start`: while users keep writing to the bot (a few
+// Restart torture for the Rubika Trigger receiving by reading in a real `n8n start`: while users keep writing to the bot (a few
 // numbered messages a second, from their own loop), n8n is stopped again and again at random moments —
 // half SIGTERM (n8n's own graceful shutdown), half SIGKILL — many of them 0–300 ms after the trigger has just
 // read a page with updates (seen in the sandbox's request log, polled every 20 ms), some while executions
@@ -10,29 +10,27 @@
 // through `n8n execute`, and every message is looked up again: what the kills left in crashed executions
 // must have run once, in a retry, and nothing twice.
 //
-//   node e2e/torture.mjs [--version 2.41.1|2.8.4] [--restarts 50] [--mode continuous|poll] [--short]
-//                        [--rate 3] [--no-build] [--keep] [--tgz file]
+//   node e2e/torture.mjs [--version 2.41.1|2.8.4] [--restarts 50] [--short] [--rate 3] [--no-build] [--keep]
+//                        [--tgz file]
 //
-// --mode continuous (default): Rubika Trigger v2 (trigger(), reads about once a second).
-// --mode poll: Rubika Trigger v1 (poll(), made to poll every 5 s with withFastPolls).
+// The trigger reads getUpdates in its loop (trigger(), about once a second). (Before issue 31 a `--mode poll`
+// ran the polling trigger, version 1, which is gone.)
 // Under e2e/run.mjs (the exported `test`) it is the short run, 4 restarts, in the world the other tests used: it
 // runs last there, so the sandbox is its own (it empties the request log its watcher reads).
 //
-// Checked, as docs/trigger-continuous.md promises: continuous on n8n ≥ 2.41 — every message in exactly one
-// execution (nothing lost, nothing duplicated; an execution n8n marked crashed is reported, not run again);
-// continuous on older n8n (no deduplication key) — nothing duplicated, losses and crashed ones reported;
-// poll mode — only reported. And, as docs/trigger-guarantees.md promises for the recipe: it retries each
-// crashed execution once (a second run retries nothing), each retry succeeds, nothing runs twice, and on
-// n8n ≥ 2.41 (continuous) every message sent has then run to completion exactly once.
+// Checked, as docs/rubika-trigger.md promises: on n8n ≥ 2.41 every message in exactly one execution (nothing
+// lost, nothing duplicated; an execution n8n marked crashed is reported, not run again); on older n8n (no
+// deduplication key) nothing duplicated, losses and crashed ones reported. And, as docs/trigger-guarantees.md
+// promises for the recipe: it retries each crashed execution once (a second run retries nothing), each retry
+// succeeds, nothing runs twice, and on n8n ≥ 2.41 every message sent has then run to completion exactly once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMain, runTest } from './lib/harness.mjs';
-import { EXAMPLE_CREDENTIAL, withFastPolls } from '../tooling/examples.mjs';
-import { RUBIKA_TRIGGER, linearWorkflow, node, noOp } from '../tooling/workflow-builder.mjs';
+import { isMain, runTest } from './lib/reporter.mjs';
+import { linearWorkflow, noOp, readingTrigger } from '../tooling/workflow-builder.mjs';
 import { createWorld, isFinished, listExecutions, packOnce } from '../tooling/world.mjs';
 
 const TRIGGER = 'Rubika Trigger';
-const IDS = { continuous: 'e2eTortureCont01', poll: 'e2eTorturePoll01' };
+const ID = 'e2eTortureCont01';
 const PREFIX = 'torture ';
 const RECIPE = 'retry-crashed-executions.json';
 /** When the planned kills left no crashed execution: extra SIGKILLs, each while a burst of this many messages runs. */
@@ -43,7 +41,7 @@ const rand = (lo, hi) => lo + Math.random() * (hi - lo);
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The run's settings; the exported test uses the short defaults, the command line changes them. */
-export const SHORT = Object.freeze({ mode: 'continuous', restarts: 4, ratePerSecond: 3, short: true });
+export const SHORT = Object.freeze({ restarts: 4, ratePerSecond: 3, short: true });
 const config = { ...SHORT, keepEvidence: false };
 
 function hasDeduplicationKey(version) {
@@ -73,22 +71,9 @@ function stopPlan(count) {
 	]);
 }
 
-function workflowFor(mode) {
-	const filters = { textPattern: `^${PREFIX}` };
-	if (mode === 'poll') {
-		const wf = linearWorkflow(IDS.poll, 'E2E: torture (polling trigger v1)', [
-			node(
-				TRIGGER,
-				RUBIKA_TRIGGER,
-				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, firstActivation: 'startFromNow', updateTypes: ['NewMessage'], filters },
-				{ credential: EXAMPLE_CREDENTIAL, typeVersion: 1 },
-			),
-			noOp('Received'),
-		]);
-		return withFastPolls(wf);
-	}
-	return linearWorkflow(IDS.continuous, 'E2E: torture (continuous trigger v2)', [
-		node(TRIGGER, RUBIKA_TRIGGER, { firstActivation: 'startFromNow', updateTypes: ['NewMessage'], filters }, { credential: EXAMPLE_CREDENTIAL, typeVersion: 2 }),
+function workflow() {
+	return linearWorkflow(ID, 'E2E: torture (trigger by reading)', [
+		readingTrigger(TRIGGER, { firstActivation: 'startFromNow', updateTypes: ['NewMessage'], filters: { textPattern: `^${PREFIX}` } }),
 		noOp('Received'),
 	]);
 }
@@ -126,19 +111,18 @@ export const test = {
 		return (10 + config.restarts * 1.5) * 60_000;
 	},
 	workflows() {
-		return [workflowFor(config.mode)];
+		return [workflow()];
 	},
 
 	async run(world, t) {
 		const t0 = Date.now();
 		const { admin, demo } = world;
-		const mode = config.mode;
-		const id = IDS[mode];
+		const id = ID;
 		const dedup = hasDeduplicationKey(world.version);
 		const users = Object.values(demo.users ?? {}).filter((u) => u?.user_id && u?.chat_id);
 		if (users.length === 0) throw new Error('the sandbox reported no demo users');
 		const tag = Math.random().toString(36).slice(2, 6);
-		t.note(`mode ${mode} (trigger v${mode === 'poll' ? 1 : 2}), n8n ${world.version} (deduplication key: ${dedup ? 'yes' : 'no'}), ${config.restarts} restarts, ~${config.ratePerSecond} messages/s, tag ${tag}`);
+		t.note(`trigger by reading, n8n ${world.version} (deduplication key: ${dedup ? 'yes' : 'no'}), ${config.restarts} restarts, ~${config.ratePerSecond} messages/s, tag ${tag}`);
 
 		// --- the request-log watcher: every getUpdates, and which answers carried updates --------------
 		// The log has no answers, but a getUpdates answer carries updates exactly when a message was stored
@@ -253,8 +237,8 @@ export const test = {
 			// Under run.mjs the log holds every getUpdates of the tests before (minutes of reads).
 			await admin.clearRequests();
 			await world.server();
-			const activated = await world.activatePolling(id, { timeoutMs: 60_000 });
-			t.check(`the ${mode} workflow activates and reads getUpdates`, activated?.active === true || activated?.activeVersionId != null);
+			const activated = await world.activateReading(id, { timeoutMs: 60_000 });
+			t.check('the workflow activates and reads getUpdates', activated?.active === true || activated?.activeVersionId != null);
 			startSender();
 
 			// --- the restarts --------------------------------------------------------------------------
@@ -319,8 +303,8 @@ export const test = {
 					record.plannedMs = Math.round(rand(0, 6000));
 					await sleep(record.plannedMs);
 				} else {
-					await sleep(rand(0, mode === 'poll' ? 1000 : 3000));
-					const read = await nextRead(mode === 'poll' ? 15_000 : 12_000);
+					await sleep(rand(0, 3000));
+					const read = await nextRead(12_000);
 					if (!read) record.note = 'no read with updates seen in time';
 					else record.readSeq = read.readSeq;
 					if (kind === 'after-read') {
@@ -375,7 +359,6 @@ export const test = {
 				const after = reads.filter((r) => r.at > lastSendAt + 50);
 				idleReads = after.filter((r, k) => k > 0 && r.offset === after[k - 1].offset).length;
 				if (idleReads >= 2) {
-					if (mode === 'poll') break;
 					// Before 2.41 an update handed over at a stop can be lost, so executions may never reach the
 					// number sent; there is no publication lease either: caught up, give running executions a moment.
 					if (!dedup) {
@@ -386,9 +369,9 @@ export const test = {
 					stored = await countFinished().catch(() => 0);
 					if (stored >= sent.size) break;
 				}
-				await sleep(mode === 'poll' ? 250 : 1000);
+				await sleep(1000);
 			}
-			t.check('after the sender stopped, the trigger reads to the end (two reads with nothing new)', idleReads >= 2, `${idleReads} idle reads${mode === 'poll' ? '' : `, ${stored} finished executions for ${sent.size} messages`} after ${secs(Date.now() - drainStartedAt)}`);
+			t.check('after the sender stopped, the trigger reads to the end (two reads with nothing new)', idleReads >= 2, `${idleReads} idle reads, ${stored} finished executions for ${sent.size} messages after ${secs(Date.now() - drainStartedAt)}`);
 			// ...and n8n has finished the executions (none running).
 			const runDeadline = Date.now() + 60_000;
 			let running = -1;
@@ -495,8 +478,7 @@ export const test = {
 			const summary = {
 				date: new Date().toISOString(),
 				n8n: world.version,
-				mode,
-				triggerVersion: mode === 'poll' ? 1 : 2,
+				trigger: 'Rubika Trigger 1, by reading',
 				restarts: restarts.length,
 				restartsBySignal: bySignal,
 				restartsByKind: byKind,
@@ -559,7 +541,7 @@ export const test = {
 				};
 			};
 			const evidence = { summary, lost: lost.map(describe), stranded: stranded.map(describe), duplicated: duplicated.map(([text]) => describe(text)), restarts, reads: reads.length <= 20_000 ? reads : reads.slice(-20_000) };
-			const evidenceFile = path.join(world.workDir, `torture-${mode}-${world.version}.json`);
+			const evidenceFile = path.join(world.workDir, `torture-reading-${world.version}.json`);
 			fs.writeFileSync(evidenceFile, JSON.stringify(evidence, null, 1));
 			const badRestarts = new Set([...evidence.lost, ...evidence.stranded, ...evidence.duplicated].map((d) => d.nextStop?.i).filter(Boolean));
 			const shown = [...evidence.lost.slice(0, 10).map((d) => ['LOST', d]), ...evidence.stranded.slice(0, 5).map((d) => ['STRANDED', d]), ...evidence.duplicated.slice(0, 10).map((d) => ['DUPLICATED', d])];
@@ -594,17 +576,13 @@ export const test = {
 			const strandedDetail = `${stranded.length} only in executions that never ran the workflow (crashed${dedup ? ': the trigger cannot hand them over again, their deduplication key is taken' : ', or left new'}): ${stranded.slice(0, 5).join(' | ')}`;
 			const lostDetail = `${lost.length} lost: ${lost.slice(0, 5).join(' | ')}`;
 			const duplicatedDetail = `${duplicated.length} duplicated: ${duplicated.slice(0, 5).map(([k, v]) => `${k} ×${v.length}`).join(' | ')}`;
-			if (mode === 'poll') {
-				t.note(`poll mode (v1), reported only: ${lost.length} lost, ${stranded.length} only in a crashed execution, ${duplicated.length} duplicated, of ${sent.size}`);
-			} else {
-				if (dedup) t.check(`continuous on n8n ${world.version}: no message lost (${sent.size} sent)`, lost.length === 0, lostDetail);
-				// Before 2.41 an update is recorded as delivered when it is handed to n8n: one handed over in n8n's last
-				// moment, never stored, is lost (documented), so it is reported there.
-				else t.note(`continuous on n8n ${world.version} (no deduplication key), reported: ${lostDetail}`);
-				t.check(`continuous on n8n ${world.version}: no message duplicated`, duplicated.length === 0, duplicatedDetail);
-				// Documented: an execution running when n8n was killed stays "crashed" and is not started again.
-				t.note(`continuous on n8n ${world.version}, reported: ${strandedDetail}`);
-			}
+			if (dedup) t.check(`n8n ${world.version}: no message lost (${sent.size} sent)`, lost.length === 0, lostDetail);
+			// Before 2.41 an update is recorded as delivered when it is handed to n8n: one handed over in n8n's last
+			// moment, never stored, is lost (documented), so it is reported there.
+			else t.note(`n8n ${world.version} (no deduplication key), reported: ${lostDetail}`);
+			t.check(`n8n ${world.version}: no message duplicated`, duplicated.length === 0, duplicatedDetail);
+			// Documented: an execution running when n8n was killed stays "crashed" and is not started again.
+			t.note(`n8n ${world.version}, reported: ${strandedDetail}`);
 
 			// The recipe: what the kills left crashed has run once, in a retry, and nothing twice.
 			if (!final) {
@@ -622,9 +600,9 @@ export const test = {
 				t.check('after the recipe no message is left only in a crashed execution', final.strandedInCrashed.length === 0, final.strandedInCrashed.slice(0, 5).join(' | '));
 				t.check('after the recipe no message ran twice', final.duplicated.length === 0, final.duplicated.slice(0, 5).join(' | '));
 				const completedDetail = `${final.completedExactlyOnce.length} of ${sent.size} (${final.completedInARetry} in a retry); lost ${final.lost.length}, only in executions n8n left new ${final.strandedInNew.length}`;
-				// On n8n 2.41+ the continuous trigger loses nothing, so with the retries every message has run; before
-				// 2.41, and in poll mode, what is lost or left in status new is documented, and reported.
-				if (dedup && mode === 'continuous') t.check('after the recipe every message sent ran to completion exactly once', final.completedExactlyOnce.length === sent.size, completedDetail);
+				// On n8n 2.41+ the trigger loses nothing, so with the retries every message has run; before 2.41 what is
+				// lost or left in status new is documented, and reported.
+				if (dedup) t.check('after the recipe every message sent ran to completion exactly once', final.completedExactlyOnce.length === sent.size, completedDetail);
 				else t.note(`after the recipe, ran to completion exactly once: ${completedDetail}`);
 			}
 			t.check('no execution ended in error', !finalStatusCounts.error, finalStatusCounts);
@@ -639,14 +617,13 @@ export const test = {
 };
 
 function parseTortureArgs(argv) {
-	const opts = { version: undefined, build: true, keep: false, tgz: undefined, restarts: undefined, mode: 'continuous', short: false, rate: undefined };
+	const opts = { version: undefined, build: true, keep: false, tgz: undefined, restarts: undefined, short: false, rate: undefined };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
 		const value = () => inline ?? argv[++i];
 		if (flag === '--version') opts.version = value();
 		else if (flag === '--restarts') opts.restarts = Number(value());
-		else if (flag === '--mode') opts.mode = value();
 		else if (flag === '--rate') opts.rate = Number(value());
 		else if (flag === '--short') opts.short = true;
 		else if (flag === '--no-build') opts.build = false;
@@ -654,7 +631,6 @@ function parseTortureArgs(argv) {
 		else if (flag === '--tgz') opts.tgz = value();
 		else throw new Error(`unknown option ${a}`);
 	}
-	if (!['continuous', 'poll'].includes(opts.mode)) throw new Error(`--mode is continuous or poll, not ${opts.mode}`);
 	if (opts.restarts !== undefined && !(Number.isInteger(opts.restarts) && opts.restarts >= 1 && opts.restarts <= 1000)) throw new Error('--restarts takes 1–1000');
 	return opts;
 }
@@ -663,7 +639,6 @@ function parseTortureArgs(argv) {
 async function main() {
 	const opts = parseTortureArgs(process.argv.slice(2));
 	Object.assign(config, {
-		mode: opts.mode,
 		restarts: opts.restarts ?? (opts.short ? SHORT.restarts : 50),
 		short: opts.short || (opts.restarts ?? 50) <= SHORT.restarts,
 		ratePerSecond: opts.rate ?? SHORT.ratePerSecond,

@@ -5,7 +5,7 @@
 // plays a Rubika without pinChatMessage and the pin workflow must fail with "Rubika does not know the method".
 //
 //   node e2e/undocumented.mjs [--version 2.8.4] [--no-build] [--keep]
-import { isMain, runStandalone } from './lib/harness.mjs';
+import { isMain, runStandalone } from './lib/reporter.mjs';
 import { linearWorkflow, manualTrigger, rubika } from '../tooling/workflow-builder.mjs';
 
 const CHAIN_ID = 'e2eUndocumented1';

@@ -1,4 +1,4 @@
-// Rubika Webhook Trigger version 2 in a real n8n, run by webhook.mjs in its world, around the n8n restart it
+// Rubika Trigger by webhook for several bots in a real n8n, run by webhook.mjs in its world, around the n8n restart it
 // does anyway (no restart of its own):
 // - before the restart: three workflows for three bots, each with a trigger of default settings (the third with
 //   Options → Add Sender Details on), are all active and each receives its own bot's updates only; the third's
@@ -10,17 +10,16 @@
 //   workflow at start-up), on n8n 2.41 once the first workflow has received a delivery (it keeps webhooks
 //   across restarts without calling the node); the first workflow still receives its bot. Everything is
 //   deactivated at the end.
-import { randomUUID } from 'node:crypto';
-import { eventually } from './lib/harness.mjs';
+import { eventually } from './lib/reporter.mjs';
 import { nodeItems } from '../tooling/world.mjs';
-import { RUBIKA_WEBHOOK_TRIGGER, linearWorkflow, node } from '../tooling/workflow-builder.mjs';
+import { linearWorkflow, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
 const TRIGGER = 'Bot receives a message';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Creates a credential (as the editor does: n8n 2.8.4's public API wants fields of its own in the data) and,
- * through the public API, a workflow with a version 2 trigger for `bot`, of default parameters unless given.
+ * through the public API, a workflow with a Rubika Trigger by webhook for `bot`, of default parameters unless given.
  */
 async function workflowForBot(world, bot, name, parameters = {}) {
 	const s = await world.session();
@@ -29,7 +28,7 @@ async function workflowForBot(world, bot, name, parameters = {}) {
 		type: 'rubikaApi',
 		data: { accessToken: bot.token, baseUrl: world.sandbox.url },
 	});
-	const trigger = node(TRIGGER, RUBIKA_WEBHOOK_TRIGGER, parameters, { typeVersion: 2, credential, webhookId: randomUUID() });
+	const trigger = webhookTrigger(TRIGGER, parameters, { credential });
 	const { nodes, connections, settings } = linearWorkflow(undefined, name, [trigger]);
 	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
 	return { id: workflow.id, name, credential: credential.name, credentialId: credential.id, webhookId: trigger.webhookId, bot };
@@ -60,7 +59,7 @@ export async function refusedActivation(world, id) {
 		async () => {
 			const current = await s.get(`/rest/workflows/${id}/publication-status`);
 			// A trigger whose activation failed makes the workflow "failed", or "partial" when n8n counts more of its
-			// webhooks (the Rubika Webhook Trigger's suffix routes) as activated.
+			// webhooks (the trigger's suffix routes, by webhook) as activated.
 			return ['failed', 'partial', 'published'].includes(current?.status) ? current : undefined;
 		},
 		{ timeoutMs: 60_000, intervalMs: 500 },
@@ -109,7 +108,7 @@ export async function startManyBots(world, t) {
 	const urls = (endpoints ?? []).map((list) => list.map((endpoint) => endpoint.url));
 	const expected = workflows.map(({ webhookId }) => new RegExp(`^${ctx.baseUrl}/webhook/${webhookId}/${webhookId}/webhook/[A-Za-z0-9_-]{32}$`));
 	t.check(
-		'three version 2 workflows for three bots, default settings: each bot registered with its own workflow\'s address (<id>/<id>/webhook/<secret>)',
+		'three workflows for three bots, the trigger by webhook with default settings: each bot registered with its own workflow\'s address (<id>/<id>/webhook/<secret>)',
 		urls.length === 3 && urls.every((list, index) => list.length === 2 && list[0] === list[1] && expected[index].test(list[0])),
 		urls.map((list) => list.map((url) => url.slice(0, url.lastIndexOf('/') + 1) + '<secret>')),
 	);
@@ -152,9 +151,9 @@ export async function startManyBots(world, t) {
 			body: JSON.stringify({ update: { type: 'NewMessage', chat_id: chats[0], new_message: { message_id: '9', text, time: '1700000000', sender_type: 'User', sender_id: sara.user_id } } }),
 		});
 	let res = await post(`${firstUrl.slice(0, -1)}${firstUrl.endsWith('x') ? 'y' : 'x'}`, 'wrong secret');
-	t.check('version 2: a wrong secret is refused with 403', res.status === 403, `HTTP ${res.status}`);
-	res = await post(firstUrl.replace(`/${first.webhookId}/${first.webhookId}/`, `/${first.webhookId}/`), 'version 1 address');
-	t.check('… and version 1\'s form of the address (the id once) is not its route (404)', res.status === 404, `HTTP ${res.status}`);
+	t.check('a wrong secret is refused with 403', res.status === 403, `HTTP ${res.status}`);
+	res = await post(firstUrl.replace(`/${first.webhookId}/${first.webhookId}/`, `/${first.webhookId}/`), 'the id once');
+	t.check('… and the address with the webhook id once (the removed webhook trigger\'s version 1 form) is not its route (404)', res.status === 404, `HTTP ${res.status}`);
 
 	// --- a second workflow for the first bot --------------------------------------------------
 	const second = await workflowForBot(world, first.bot, 'Webhook bot 1 again');

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// The webhook trigger in a real `n8n start`, through examples/echo-bot.json: publishing registers the
+// Rubika Trigger receiving by webhook (Receive Updates: By Webhook) in a real `n8n start`, through
+// examples/echo-bot.json: publishing registers the
 // endpoints with the sandbox; "/start" gets a menu with an inline keypad; the sandbox taps a button and the
 // tap starts an execution that edits the menu; other text is echoed. Also: what n8n answers (200
 // {"status":"OK"} as JSON to a delivery that starts an execution, to a filtered one and to a repeated one),
 // the secret (the last segment of the registered address by default: 403 when wrong, no route without it),
 // the suffix routes after it, and an n8n restart that neither re-registers nor loses the hook. (The query
-// form of the secret is checked by the jest tests, test/webhook/.) The example uses version 1 of the trigger;
-// webhook-bots.mjs checks version 2 with three bots, around the same restart.
+// form of the secret is checked by the jest tests, test/trigger-webhook/.) webhook-bots.mjs checks three bots, each with
+// a workflow of its own, around the same restart.
 //
 //   node e2e/webhook.mjs [--version 2.8.4] [--no-build] [--keep]
-import { eventually, isMain, runStandalone } from './lib/harness.mjs';
+import { eventually, isMain, runStandalone } from './lib/reporter.mjs';
 import { nodeItems, nodesRun } from '../tooling/world.mjs';
 import { startManyBots } from './webhook-bots.mjs';
 
@@ -29,7 +30,9 @@ export const test = {
 		const workflow = world.example('echo-bot.json');
 		const id = workflow.id;
 		const webhookId = workflow.nodes.find((n) => n.name === TRIGGER).webhookId;
-		const hookPath = `${webhookId}/webhook`;
+		// The path is a full path starting with the node's webhook id, and n8n puts that id before a path with a
+		// parameter (the secret): <id>/<id>/webhook/<secret>.
+		const hookPath = `${webhookId}/${webhookId}/webhook`;
 		const hookUrl = `${ctx.baseUrl}/webhook/${hookPath}`;
 
 		await world.server();
@@ -214,8 +217,8 @@ export const test = {
 		res = await post(`${hookUrl}/${secret}/somethingElse`, fakeUpdate('/start'));
 		t.check('an unknown suffix after the secret finds no route (404)', res.status === 404, `HTTP ${res.status}`);
 
-		// --- version 2: many bots, one workflow per bot (checked again after the restart) -----------
-		const manyBots = await t.step('version 2: three bots, and a second workflow for one of them', async () => await startManyBots(world, t));
+		// --- many bots, one workflow per bot (checked again after the restart) ---------------------
+		const manyBots = await t.step('three bots, and a second workflow for one of them', async () => await startManyBots(world, t));
 
 		// --- restart ------------------------------------------------------------------------------
 		const before = (await admin.requests('updateBotEndpoints')).length;
@@ -230,7 +233,7 @@ export const test = {
 		execution = await nextExecution('after restart');
 		edited = (await admin.messages(chat)).at(-1);
 		t.check('… and deliveries still start executions', edited?.text === 'after the restart' && edited?.sender_type === 'Bot', edited?.text);
-		if (manyBots) await t.step('version 2 after the restart', async () => await manyBots.afterRestart());
+		if (manyBots) await t.step('three bots after the restart', async () => await manyBots.afterRestart());
 
 		await world.deactivate(id);
 		// Deactivation, like activation, may complete a moment after the API call.

@@ -19,6 +19,12 @@
 // start takes seconds plus n8n's own boot (about 10 s). The sandbox keeps its world (chats, messages,
 // update log, registered webhooks, files) in the user folder too, beside n8n's database: what n8n saved
 // about the bot (a trigger's position, a registered webhook) holds in the next run, and --fresh drops both.
+//
+// A user folder from before the package had one version per node and one trigger (issue 31) may hold
+// workflows with node types or versions it no longer has (the Rubika Webhook Trigger, Rubika Trigger 2 or
+// 2.1, Rubika 1.1). The examples are imported again in their new form; any other such workflow makes npm
+// start stop with an error that names it (n8n cannot run it): start over with --fresh, or point
+// RUBIKA_N8N_USER_FOLDER at a new folder.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -147,30 +153,66 @@ function prepareExamples() {
 	return { dir: out, list };
 }
 
-const WEBHOOK_TRIGGER = `${n8n.PACKAGE_NAME}.rubikaWebhookTrigger`;
+const TRIGGER = `${n8n.PACKAGE_NAME}.rubikaTrigger`;
+/** A Rubika Trigger that receives by webhook (Receive Updates: By Webhook) and is not disabled. */
+const receivesByWebhook = (node) => node.type === TRIGGER && node.parameters?.receiveUpdates === 'webhook' && !node.disabled;
+
+/** A public API key of this n8n, kept in the state file (created once, again when it stops working). */
+async function apiKeyFor(ctx, s, stateFile) {
+	const { apiKey } = readState(stateFile);
+	if (apiKey) {
+		try {
+			await n8n.publicApi(ctx, apiKey, '/workflows?limit=1');
+			return apiKey;
+		} catch {
+			// Not this database's key (the folder was started over): make a new one.
+		}
+	}
+	const created = await n8n.createApiKey(ctx, s, { label: 'npm start' });
+	fs.writeFileSync(stateFile, JSON.stringify({ ...readState(stateFile), apiKey: created }, null, 2), { mode: 0o600 });
+	return created;
+}
+
+/** Every workflow of this n8n (all pages of the public API), with its nodes. */
+async function allWorkflows(ctx, apiKey, query = '') {
+	const all = [];
+	let cursor;
+	do {
+		const page = await n8n.publicApi(ctx, apiKey, `/workflows?limit=250${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+		all.push(...(page.data ?? []));
+		cursor = page.nextCursor;
+	} while (cursor);
+	return all;
+}
+
+/**
+ * The workflows with a node of this package whose type or version n8n does not know, as the installed package
+ * offers none (a user folder from before one version per node and one trigger): [`"name" (ID id): node (type
+ * vN), …`]. n8n cannot run or publish those.
+ */
+async function workflowsWithRemovedNodes(ctx, apiKey, s) {
+	const known = new Map();
+	for (const type of await s.get('/types/nodes.json')) {
+		for (const version of Array.isArray(type.version) ? type.version : [type.version]) known.set(`${type.name}@${version}`, true);
+	}
+	const found = [];
+	for (const wf of await allWorkflows(ctx, apiKey)) {
+		const removed = (wf.nodes ?? []).filter((node) => String(node.type).startsWith(`${n8n.PACKAGE_NAME}.`) && !known.has(`${node.type}@${node.typeVersion}`));
+		if (removed.length) found.push(`"${wf.name}" (ID ${wf.id}): ${removed.map((node) => `${node.name} (${node.type} v${node.typeVersion})`).join(', ')}`);
+	}
+	return found;
+}
 
 /**
  * For a sandbox that started a new state while n8n's folder is older (its state file was missing or
- * unusable): the endpoints an active Rubika Webhook Trigger registered in an earlier run are gone, while
+ * unusable): the endpoints an active Rubika Trigger by webhook registered in an earlier run are gone, while
  * the node still remembers having registered them (and would not do it again). Deactivating and
- * activating such workflows makes them register with this sandbox. Returns their names. Uses the public
- * API with a key kept in the state file (created once).
+ * activating such workflows makes them register with this sandbox. Returns their names.
  */
-async function reRegisterWebhooks(ctx, s, stateFile) {
-	let { apiKey } = readState(stateFile);
-	const list = async () => n8n.publicApi(ctx, apiKey, '/workflows?active=true&limit=250');
-	let active;
-	try {
-		if (!apiKey) throw new Error('no key yet');
-		active = await list();
-	} catch {
-		apiKey = await n8n.createApiKey(ctx, s, { label: 'npm start' });
-		fs.writeFileSync(stateFile, JSON.stringify({ ...readState(stateFile), apiKey }, null, 2), { mode: 0o600 });
-		active = await list();
-	}
+async function reRegisterWebhooks(ctx, apiKey) {
 	const names = [];
-	for (const wf of active.data ?? []) {
-		if (!wf.nodes?.some((node) => node.type === WEBHOOK_TRIGGER && !node.disabled)) continue;
+	for (const wf of await allWorkflows(ctx, apiKey, '&active=true')) {
+		if (!wf.nodes?.some(receivesByWebhook)) continue;
 		await n8n.publicApi(ctx, apiKey, `/workflows/${wf.id}/deactivate`, { method: 'POST' });
 		await n8n.publicApi(ctx, apiKey, `/workflows/${wf.id}/activate`, { method: 'POST' });
 		names.push(`"${wf.name}"`);
@@ -299,6 +341,28 @@ async function main() {
 			types = undefined;
 		}
 	}
+	// A user folder from before one version per node and one trigger: stop, naming what n8n cannot run.
+	let apiKey;
+	if (s && types?.nodes.includes(TRIGGER)) {
+		apiKey = await apiKeyFor(ctx, s, stateFile);
+		const removed = await workflowsWithRemovedNodes(ctx, apiKey, s);
+		if (removed.length) {
+			process.stderr.write(
+				[
+					'',
+					'[start] FAILED: this n8n user folder holds workflows with Rubika nodes the package no longer has',
+					'[start] (one version per node and one Rubika Trigger since issue 31: the Rubika Webhook Trigger is a Rubika',
+					'[start] Trigger with Receive Updates By Webhook, Rubika Trigger 2/2.1 one By Reading, Rubika 1.1 is Rubika 1):',
+					...removed.map((line) => `[start]   ${line}`),
+					`[start] n8n cannot run or publish them. Start over with  npm start -- --fresh  (removes ${userFolder}),`,
+					'[start] or keep this folder and point RUBIKA_N8N_USER_FOLDER at a new one.',
+					'',
+				].join('\n'),
+			);
+			await stopAll(1);
+			return;
+		}
+	}
 	let credTest;
 	if (s && types?.credentials.includes('rubikaApi') && api.kind !== 'none') {
 		try {
@@ -309,9 +373,9 @@ async function main() {
 	}
 	const sandboxWorld = api.sandbox?.info.stateFile;
 	let reRegistered = [];
-	if (s && api.kind === 'sandbox' && !sandboxWorld?.restored && types?.nodes.includes(WEBHOOK_TRIGGER)) {
+	if (apiKey && api.kind === 'sandbox' && !sandboxWorld?.restored) {
 		try {
-			reRegistered = await reRegisterWebhooks(ctx, s, stateFile);
+			reRegistered = await reRegisterWebhooks(ctx, apiKey);
 		} catch (e) {
 			warn(`could not re-register active webhook workflows with the fresh sandbox (${e.message}); deactivate and activate them by hand`);
 		}

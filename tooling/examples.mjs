@@ -82,25 +82,3 @@ export function readExamples({ dir = EXAMPLES_DIR, credential = EXAMPLE_CREDENTI
 	}
 	return out;
 }
-
-/** Whether a node polls on n8n's schedule (Poll Times): Rubika Trigger v2 reads continuously and has none. */
-function isPollingNode(node) {
-	if (node.type === `${PACKAGE_NAME}.rubikaTrigger`) return Number(node.typeVersion ?? 1) < 2;
-	return !!node.parameters && 'pollTimes' in node.parameters;
-}
-
-/**
- * Test-only: makes every polling trigger of the workflow poll every `seconds` seconds. n8n refuses a poll
- * interval under a minute (a cron whose seconds field is not a plain number), but accepts several
- * once-a-minute crons at different seconds: 0, 5, 10… gives a poll every 5 s in both 2.8 and 2.41.
- * Rubika Trigger v2 (continuous, about once a second) is left as it is.
- */
-export function withFastPolls(workflow, seconds = 5) {
-	const copy = structuredClone(workflow);
-	const item = [];
-	for (let s = 0; s < 60; s += seconds) item.push({ mode: 'custom', cronExpression: `${s} * * * * *` });
-	for (const node of copy.nodes) {
-		if (isPollingNode(node)) node.parameters = { ...node.parameters, pollTimes: { item } };
-	}
-	return copy;
-}

@@ -286,7 +286,7 @@ export async function executeWorkflow(ctx, id, { timeoutMs = 180_000, env } = {}
 	let r = await cli();
 	let retried = false;
 	// Seen once under heavy load: the CLI ended by a signal before printing anything. That is the
-	// harness, not the workflow: run it once more.
+	// machine, not the workflow: run it once more.
 	if (r.code === null && !extractJson(r.stdout)) {
 		retried = { signal: r.signal, stdout: r.stdout.slice(-2000), stderr: r.stderr.slice(-2000) };
 		r = await cli();
@@ -539,6 +539,27 @@ export async function publicApi(ctx, apiKey, urlPath, { method = 'GET', body } =
  */
 export async function testCredential(ctx, s, credential) {
 	return await s.post('/rest/credentials/test', { credentials: credential });
+}
+
+/**
+ * n8n's webhook table (its production routes, which a webhook process serves too) of a regular-mode instance:
+ * [{ workflowId, webhookPath, method, node, webhookId, pathLength }], read from its SQLite database with n8n's own
+ * sqlite3 module under n8n's Node (no other SQLite client needed), read-only, while n8n runs.
+ */
+export async function webhookRows(ctx) {
+	const script = `
+		const [sqlite3Dir, file] = process.argv.slice(1);
+		const sqlite3 = require(sqlite3Dir);
+		const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => error && fail(error));
+		function fail(error) { process.stderr.write(String(error.message)); process.exit(1); }
+		db.all('SELECT "workflowId", "webhookPath", "method", "node", "webhookId", "pathLength" FROM webhook_entity', (error, rows) => {
+			if (error) fail(error);
+			process.stdout.write(JSON.stringify(rows));
+			db.close();
+		});`;
+	const sqlite3Dir = path.join(ctx.paths.dir, 'node_modules', 'sqlite3');
+	const output = await runCmd(ctx.paths.nodeBin, ['-e', script, sqlite3Dir, path.join(ctx.n8nFolder, 'database.sqlite')]);
+	return JSON.parse(output);
 }
 
 /** Node and credential types n8n knows (needs a logged-in session). */

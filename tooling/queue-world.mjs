@@ -204,6 +204,9 @@ export async function createQueueWorld({ pack, version = QUEUE_VERSION, workflow
 		/** Waits until `predicate(executions)` holds (default 60 s); returns the executions (the last read on timeout). */
 		waitForExecutions: (workflowId, predicate, { timeoutMs = 60_000, includeData = true } = {}) =>
 			waitForExecutionList(world.publicApi, workflowId, predicate, { timeoutMs, includeData }),
+		/** n8n's webhook table (the production routes main and the webhook process serve), of one workflow. */
+		webhookRows: (workflowId) =>
+			postgres.rows(`SELECT "workflowId", "webhookPath", method, node, "webhookId", "pathLength" FROM webhook_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}'`),
 		/** Waits until a production webhook path answers on a process (registered after activation). */
 		async waitForWebhook(name, webhookPath, opts) {
 			return n8n.waitForWebhook(processes.get(name).ctx, webhookPath, opts);

@@ -3,7 +3,7 @@
 // ports inside a temporary folder: no system service is used or left running, and stop() removes the data.
 //
 //   const redis = await startRedis({ dir });          // { host, port, stop() }
-//   const pg = await startPostgres({ dir });          // { host, port, user, password, database, stop() }
+//   const pg = await startPostgres({ dir });          // { host, port, user, password, database, rows(sql), stop() }
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -113,6 +113,15 @@ export async function startPostgres({ dir, port } = {}) {
 		user: 'n8n',
 		password,
 		database,
+		/** The rows a query returns, as JSON (psql of the same PostgreSQL, the query wrapped in json_agg). */
+		async rows(sql) {
+			const result = spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-d', database, '-At', '-c', `SELECT coalesce(json_agg(q), '[]') FROM (${sql}) q`], {
+				encoding: 'utf8',
+				env: { ...process.env, PGPASSWORD: password },
+			});
+			if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+			return JSON.parse(result.stdout);
+		},
 		async stop() {
 			run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
 		},

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { EXAMPLE_CREDENTIAL } from './examples.mjs';
 
 const RUBIKA = 'n8n-nodes-rubika.rubika';
-export const RUBIKA_TRIGGER = 'n8n-nodes-rubika.rubikaTrigger';
-export const RUBIKA_WEBHOOK_TRIGGER = 'n8n-nodes-rubika.rubikaWebhookTrigger';
+/** The package's one trigger node type; Receive Updates (`receiveUpdates`) says whether it reads or takes a webhook. */
+const RUBIKA_TRIGGER = 'n8n-nodes-rubika.rubikaTrigger';
 
 export function node(name, type, parameters = {}, { typeVersion = 1, credential, ...extra } = {}) {
 	return {
@@ -23,6 +23,17 @@ export function node(name, type, parameters = {}, { typeVersion = 1, credential,
 export const manualTrigger = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger');
 export const rubika = (name, parameters, opts = {}) => node(name, RUBIKA, parameters, { credential: EXAMPLE_CREDENTIAL, ...opts });
 export const noOp = (name) => node(name, 'n8n-nodes-base.noOp');
+
+/**
+ * A Rubika Trigger receiving by reading (Receive Updates left at its default, as the editor saves it). It carries a
+ * webhook id like every node the editor makes of a type with webhooks, so switching it to By Webhook works.
+ */
+export const readingTrigger = (name, parameters = {}, { credential = EXAMPLE_CREDENTIAL, ...extra } = {}) =>
+	node(name, RUBIKA_TRIGGER, parameters, { credential, webhookId: randomUUID(), ...extra });
+
+/** A Rubika Trigger receiving by webhook: Receive Updates By Webhook, and the webhook id its address starts with. */
+export const webhookTrigger = (name, parameters = {}, { credential = EXAMPLE_CREDENTIAL, ...extra } = {}) =>
+	node(name, RUBIKA_TRIGGER, { receiveUpdates: 'webhook', ...parameters }, { credential, webhookId: randomUUID(), ...extra });
 
 /** A workflow whose nodes run one after another in the order given, laid out left to right. */
 export function linearWorkflow(id, name, nodes) {

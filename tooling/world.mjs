@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureN8n } from './install-n8n.mjs';
-import { EXAMPLE_CREDENTIAL, N8N_API_EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withApiUrl, withFastPolls } from './examples.mjs';
+import { EXAMPLE_CREDENTIAL, N8N_API_EXAMPLE_CREDENTIAL, OPENAI_EXAMPLE_CREDENTIAL, readExamples, withApiUrl } from './examples.mjs';
 import * as n8n from './n8n.mjs';
 import { sandboxAdmin, startSandboxProcess } from './sandbox.mjs';
 
@@ -22,9 +22,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A credential whose token the sandbox does not know, for failure tests. */
 export const BAD_TOKEN_CREDENTIAL = Object.freeze({ id: 'rubikaBadToken01', name: 'Rubika (bad token)' });
-
-/** Examples whose polling triggers the suite makes poll every few seconds (see withFastPolls). */
-const FAST_POLL_EXAMPLES = new Set(['moderation.json']);
 
 /**
  * Builds and packs the package once; several worlds (versions) install the same tarball. `tgz` (or
@@ -97,7 +94,7 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 	const examples = new Map();
 	for (const { file, workflow, error } of readExamples()) {
 		if (error) throw new Error(`examples/${file}: ${error}`);
-		examples.set(file, withApiUrl(FAST_POLL_EXAMPLES.has(file) ? withFastPolls(workflow) : workflow, apiUrl));
+		examples.set(file, withApiUrl(workflow, apiUrl));
 	}
 	// The demo ids, plus where the sandbox answers (for workflows that address the Bot API by URL).
 	const all = [...examples.values(), ...(typeof workflows === 'function' ? workflows({ ...demo, sandboxUrl: sandbox.url }) : workflows)];
@@ -214,11 +211,11 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 			return world.publicApi(`/workflows/${id}/activate`, { method: 'POST' });
 		},
 		/**
-		 * Activates a workflow with a polling Rubika trigger and waits for its first poll (the one that
-		 * marks "now" for Start From Now). n8n 2.41 activates after the API call returns, so a message sent
-		 * right after it could otherwise be taken for backlog. Assumes no other polling workflow runs.
+		 * Activates a workflow with a Rubika Trigger receiving by reading and waits for its first getUpdates
+		 * (the one that marks "now" for Start From Now). n8n 2.41 activates after the API call returns, so a
+		 * message sent right after it could otherwise be taken for backlog. Assumes no other trigger reads.
 		 */
-		async activatePolling(id, { timeoutMs = 30_000 } = {}) {
+		async activateReading(id, { timeoutMs = 30_000 } = {}) {
 			const before = (await admin.requests('getUpdates')).length;
 			const result = await world.activate(id);
 			const deadline = Date.now() + timeoutMs;
@@ -229,7 +226,7 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 				await sleep(100);
 			}
 			if (count === before) throw new Error(`workflow ${id} made no getUpdates call within ${timeoutMs} ms of its activation`);
-			// Let the first poll finish: it may read several pages.
+			// Let the first reading finish: it may read several pages.
 			for (let last = -1; last !== count; ) {
 				last = count;
 				await sleep(300);
@@ -260,6 +257,11 @@ export async function createWorld({ version, pack, workflows = [], workDir, log 
 		},
 		/** One execution, with its data, once it has ended (waitForExecution). */
 		finished: (id, opts) => waitForExecution(world.publicApi, id, opts),
+		/** n8n's webhook table: the production routes it serves (n8n.webhookRows), of one workflow when given. */
+		async webhookRows(workflowId) {
+			const rows = await n8n.webhookRows(ctx);
+			return workflowId === undefined ? rows : rows.filter((row) => row.workflowId === workflowId);
+		},
 		/** Waits until n8n answers the production webhook path (registered after activation). */
 		async waitForWebhook(webhookPath, opts) {
 			await world.server();

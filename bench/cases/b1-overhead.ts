@@ -1,5 +1,5 @@
 /**
- * B1: what the node adds per item. 1,000 Send Text items through n8n-core's real engine (the test harness),
+ * B1: what the node adds per item. 1,000 Send Text items through n8n-core's real engine (tooling/harness/),
  * against raw node:http loops sending the same bodies to the same sandbox, sequentially:
  * - raw, keep-alive: one connection for the whole loop (the floor);
  * - raw, new connection per request: what n8n's HTTP client does (it builds a new agent per request), so

@@ -1,17 +1,17 @@
 /**
- * B6: how long a Rubika message takes to start a workflow, for the three triggers, in ONE real n8n 2.41.1
- * (the e2e world: the packed package installed as a community package, the sandbox in its own process),
- * and what the continuous trigger costs while nothing happens.
+ * B6: how long a Rubika message takes to start a workflow, for each way the Rubika Trigger receives, in ONE
+ * real n8n 2.41.1 (the e2e world: the packed package installed as a community package, the sandbox in its own
+ * process), and what the trigger by reading costs while nothing happens.
  *
- * Latency: four published workflows read the same bot at once, each trigger → NoOp with a Text Pattern
- * that only the bench's messages match: Rubika Trigger v2 (continuous, defaults), the same with Options →
- * Add Sender Details on (one getChat per new sender), the Rubika Webhook Trigger, and Rubika Trigger v1
- * polling every minute (n8n's Poll Times "Every Minute"). Sandbox users send
+ * Latency: three published workflows hear the same bot at once, each Rubika Trigger → NoOp with a Text Pattern
+ * that only the bench's messages match: by reading (defaults), the same with Options → Add Sender Details on
+ * (one getChat per new sender), and by webhook. (Before issue 31 a fourth ran the polling trigger, version 1,
+ * which is gone.) Sandbox users send
  * numbered messages at random gaps; each message's send time is taken just before the sandbox's admin call
  * that makes it. Afterwards every execution is read back through n8n's public API (includeData, paginated)
  * and each message's latency is its execution's startedAt minus its send time.
  *
- * Idle cost: with only the continuous workflow active and no messages, getUpdates requests in the sandbox's
+ * Idle cost: with only the workflow by reading active and no messages, getUpdates requests in the sandbox's
  * request log and n8n's CPU time (/proc, n8n and its child processes) over a window; then the same window
  * with no trigger active, in the same n8n. Optionally also after five quiet minutes, when the trigger slows
  * to its Idle Interval.
@@ -30,12 +30,12 @@ interface Input {
 	maxGapMs: number;
 	/** Length of each idle measurement window. */
 	idleWindowMs: number;
-	/** Also measure the continuous trigger after five quiet minutes (costs about four more minutes). */
+	/** Also measure the trigger by reading after five quiet minutes (costs about four more minutes). */
 	idleSlowdown: boolean;
 	seed: number;
 }
 
-export type TriggerName = 'continuous' | 'continuousSenders' | 'webhook' | 'poll';
+export type TriggerName = 'reading' | 'readingSenders' | 'webhook';
 
 export interface LatencyStats {
 	sent: number;
@@ -76,16 +76,14 @@ export interface B6Result {
 	triggers: Record<TriggerName, LatencyStats>;
 	/**
 	 * Where the time goes (medians and p95, ms): for the webhook, send → the sandbox's POST to n8n, and that
-	 * POST → startedAt; for the continuous trigger, send → the first getUpdates request after it, and that
+	 * POST → startedAt; for the trigger by reading, send → the first getUpdates request after it, and that
 	 * request → startedAt.
 	 */
 	breakdown: {
 		webhook: { toDelivery: Spread; deliveryToStart: Spread; answerMs: Spread };
-		continuous: { toRequest: Spread; requestToStart: Spread };
+		reading: { toRequest: Spread; requestToStart: Spread };
 	};
-	/** Poll executions of v1 during the send phase and after it. */
-	pollExecutions: Array<{ startedAt: string; items: number }>;
-	/** What Add Sender Details cost the continuous trigger with it on: its getChat requests and their answers. */
+	/** What Add Sender Details cost the trigger by reading with it on: its getChat requests and their answers. */
 	senderDetails: {
 		/** Distinct senders of the bench messages. */
 		senders: number;
@@ -98,8 +96,8 @@ export interface B6Result {
 		/** The variant's latency for each sender's first message (the one that waits for getChat), in ms. */
 		firstMessageMs: number[];
 	};
-	idle: { continuous: IdleWindow; continuousSlowed?: IdleWindow; none: IdleWindow };
-	/** The continuous trigger's settings the extrapolation uses (its defaults). */
+	idle: { reading: IdleWindow; readingSlowed?: IdleWindow; none: IdleWindow };
+	/** The trigger by reading's settings the extrapolation uses (its defaults). */
 	intervalMs: number;
 	idleIntervalMs: number;
 	idleAfterMs: number;
@@ -114,20 +112,18 @@ export interface B6Result {
 
 const N8N_VERSION = '2.41.1';
 const IDS: Record<TriggerName, string> = {
-	continuous: 'benchB6Continu01',
-	continuousSenders: 'benchB6Senders01',
+	reading: 'benchB6Continu01',
+	readingSenders: 'benchB6Senders01',
 	webhook: 'benchB6Webhook01',
-	poll: 'benchB6PollV1001',
 };
 const NODE_NAME: Record<TriggerName, string> = {
-	continuous: 'Rubika Trigger (v2, continuous)',
-	continuousSenders: 'Rubika Trigger (v2, Add Sender Details)',
-	webhook: 'Rubika Webhook Trigger',
-	poll: 'Rubika Trigger (v1, every minute)',
+	reading: 'Rubika Trigger (by reading)',
+	readingSenders: 'Rubika Trigger (by reading, Add Sender Details)',
+	webhook: 'Rubika Trigger (by webhook)',
 };
 const PREFIX = 'b6bench';
 const TEXT_PATTERN = `^${PREFIX} `;
-/** The continuous trigger's defaults (nodes/RubikaTrigger/continuousReader.ts), for the report's extrapolation. */
+/** The trigger by reading's defaults (nodes/RubikaTrigger/description.ts), for the report's extrapolation. */
 const INTERVAL_MS = 1000;
 const IDLE_INTERVAL_MS = 3000;
 const IDLE_AFTER_MS = 5 * 60_000;
@@ -137,36 +133,22 @@ const log = (message: string) => process.stderr.write(`[b6] ${message}\n`);
 
 caseMain<Input, B6Result>(async (input) => {
 	const [world_, builder, examples] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs')]);
-	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
+	const { noOp, linearWorkflow, readingTrigger, webhookTrigger } = builder;
 	const credential = examples.EXAMPLE_CREDENTIAL;
 	const webhookId = 'b6b6b6b6-0000-4000-8000-00000000b6b6';
 	const filters = { textPattern: TEXT_PATTERN };
 
 	const workflows = [
-		linearWorkflow(IDS.continuous, 'B6: Rubika Trigger v2 (continuous, defaults)', [
-			node(NODE_NAME.continuous, RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { typeVersion: 2, credential }),
+		linearWorkflow(IDS.reading, 'B6: Rubika Trigger by reading (defaults)', [
+			readingTrigger(NODE_NAME.reading, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} }, { credential }),
 			noOp('NoOp'),
 		]),
-		linearWorkflow(IDS.continuousSenders, 'B6: Rubika Trigger v2 (continuous, Add Sender Details)', [
-			node(
-				NODE_NAME.continuousSenders,
-				RUBIKA_TRIGGER,
-				{ updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: { addSenderDetails: true } },
-				{ typeVersion: 2, credential },
-			),
+		linearWorkflow(IDS.readingSenders, 'B6: Rubika Trigger by reading (Add Sender Details)', [
+			readingTrigger(NODE_NAME.readingSenders, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: { addSenderDetails: true } }, { credential }),
 			noOp('NoOp'),
 		]),
-		linearWorkflow(IDS.webhook, 'B6: Rubika Webhook Trigger', [
-			node(NODE_NAME.webhook, RUBIKA_WEBHOOK_TRIGGER, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} }, { typeVersion: 1, credential, webhookId }),
-			noOp('NoOp'),
-		]),
-		linearWorkflow(IDS.poll, 'B6: Rubika Trigger v1 (poll every minute)', [
-			node(
-				NODE_NAME.poll,
-				RUBIKA_TRIGGER,
-				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, updateTypes: ['NewMessage'], firstActivation: 'startFromNow', filters, options: {} },
-				{ typeVersion: 1, credential },
-			),
+		linearWorkflow(IDS.webhook, 'B6: Rubika Trigger by webhook', [
+			webhookTrigger(NODE_NAME.webhook, { endpoints: ['ReceiveUpdate'], updateTypes: ['NewMessage'], filters, options: {} }, { credential, webhookId }),
 			noOp('NoOp'),
 		]),
 	];
@@ -185,12 +167,11 @@ caseMain<Input, B6Result>(async (input) => {
 			((await admin.requests('getUpdates')) as Array<{ at: number }>).filter((entry) => entry.at >= from && entry.at < to).length;
 
 		// --- activation: each trigger ready before the first message -----------------------------
-		await world.activatePolling(IDS.poll);
 		const before = await getUpdatesCount();
-		await world.activate(IDS.continuous);
-		await world.activate(IDS.continuousSenders);
+		await world.activate(IDS.reading);
+		await world.activate(IDS.readingSenders);
 		for (let i = 0; i < 150 && (await getUpdatesCount()) < before + 4; i++) await sleep(200);
-		if ((await getUpdatesCount()) < before + 4) throw new Error('the continuous triggers did not start reading getUpdates');
+		if ((await getUpdatesCount()) < before + 4) throw new Error('the triggers by reading did not start reading getUpdates');
 		await world.activate(IDS.webhook);
 		let registered = false;
 		for (let i = 0; i < 150 && !registered; i++) {
@@ -202,7 +183,7 @@ caseMain<Input, B6Result>(async (input) => {
 		const registeredUrl: string = (await admin.bot(demo.botId)).endpoints[0].url;
 		await world.waitForWebhook(registeredUrl.slice(`${world.ctx.baseUrl}/webhook/`.length));
 		await sleep(2000);
-		log(`four workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
+		log(`three workflows active in n8n ${world.version} (pid ${pid}); sending ${input.messages} messages`);
 
 		// --- sending ------------------------------------------------------------------------------
 		const rand = seededRandom(input.seed);
@@ -241,28 +222,20 @@ caseMain<Input, B6Result>(async (input) => {
 			return all;
 		};
 		const finished = (e: any) => e.finished || (e.status && !['running', 'new', 'waiting'].includes(e.status));
-		// Bounded: the poll runs once a minute; every trigger has had its chance 75 s after the last message.
+		// Bounded: every trigger has had its chance 75 s after the last message.
 		const deadline = lastSend + 75_000;
 		for (;;) {
-			const [continuous, senders, webhook, poll] = await Promise.all([
-				listAll(IDS.continuous, false),
-				listAll(IDS.continuousSenders, false),
-				listAll(IDS.webhook, false),
-				listAll(IDS.poll, false),
-			]);
+			const [reading, senders, webhook] = await Promise.all([listAll(IDS.reading, false), listAll(IDS.readingSenders, false), listAll(IDS.webhook, false)]);
 			const done =
-				continuous.filter(finished).length >= input.messages &&
+				reading.filter(finished).length >= input.messages &&
 				senders.filter(finished).length >= input.messages &&
-				webhook.filter(finished).length >= input.messages &&
-				poll.some((e) => finished(e) && Date.parse(e.startedAt) > lastSend) &&
-				poll.every(finished);
+				webhook.filter(finished).length >= input.messages;
 			if (done || Date.now() > deadline) break;
 			await sleep(3000);
 		}
 		await sleep(1000);
 
 		const triggers = {} as Record<TriggerName, LatencyStats>;
-		let pollExecutions: B6Result['pollExecutions'] = [];
 		let withNames = 0;
 		for (const name of Object.keys(IDS) as TriggerName[]) {
 			const executions = await listAll(IDS[name], true);
@@ -271,14 +244,13 @@ caseMain<Input, B6Result>(async (input) => {
 			for (const execution of executions) {
 				const started = Date.parse(execution.startedAt);
 				const items = execution.data?.resultData?.runData?.[NODE_NAME[name]]?.[0]?.data?.main?.[0] ?? [];
-				if (name === 'poll') pollExecutions.push({ startedAt: execution.startedAt, items: items.length });
 				for (const item of items) {
 					const match = new RegExp(`^${PREFIX} (\\d+) `).exec(String(item.json?.text ?? ''));
 					if (!match) continue;
 					const seq = Number(match[1]);
 					if (seq >= input.messages) continue;
 					deliveries++;
-					if (name === 'continuousSenders' && typeof item.json?.sender?.full_name === 'string') withNames++;
+					if (name === 'readingSenders' && typeof item.json?.sender?.full_name === 'string') withNames++;
 					const latency = started - sentAt[seq];
 					if (Number.isNaN(first[seq]) || latency < first[seq]) first[seq] = latency;
 				}
@@ -300,7 +272,6 @@ caseMain<Input, B6Result>(async (input) => {
 			};
 			log(`${name}: ${got.length}/${input.messages} delivered, p50 ${triggers[name].p50Ms} ms, p95 ${triggers[name].p95Ms} ms, max ${triggers[name].maxMs} ms`);
 		}
-		pollExecutions = pollExecutions.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 
 		// --- where the time goes ------------------------------------------------------------------------
 		const startedOf = (name: TriggerName) => triggers[name].latenciesMs.map((latency, seq) => sentAt[seq] + latency);
@@ -316,16 +287,16 @@ caseMain<Input, B6Result>(async (input) => {
 		const webhookStarted = startedOf('webhook');
 		const requests = ((await admin.requests('getUpdates')) as Array<{ at: number }>).map((entry) => entry.at).sort((a, b) => a - b);
 		const firstRequestAfter = (at: number) => requests.find((value) => value > at) ?? NaN;
-		const continuousStarted = startedOf('continuous');
+		const readingStarted = startedOf('reading');
 		const breakdown: B6Result['breakdown'] = {
 			webhook: {
 				toDelivery: spread(deliveryAt.map((at, seq) => at - sentAt[seq])),
 				deliveryToStart: spread(deliveryAt.map((at, seq) => webhookStarted[seq] - at)),
 				answerMs: spread(answerMs),
 			},
-			continuous: {
+			reading: {
 				toRequest: spread(sentAt.map((at) => firstRequestAfter(at) - at)),
-				requestToStart: spread(sentAt.map((at, seq) => continuousStarted[seq] - firstRequestAfter(at))),
+				requestToStart: spread(sentAt.map((at, seq) => readingStarted[seq] - firstRequestAfter(at))),
 			},
 		};
 
@@ -336,7 +307,7 @@ caseMain<Input, B6Result>(async (input) => {
 			getChat: getChat.length,
 			getChatMs: getChat.map((entry) => entry.durationMs as number),
 			withNames,
-			firstMessageMs: firstSeqs.map((seq) => triggers.continuousSenders.latenciesMs[seq]),
+			firstMessageMs: firstSeqs.map((seq) => triggers.readingSenders.latenciesMs[seq]),
 		};
 		log(`Add Sender Details: ${getChat.length} getChat for ${firstSeqs.length} senders, ${withNames} items with names`);
 
@@ -363,19 +334,18 @@ caseMain<Input, B6Result>(async (input) => {
 			return window;
 		};
 		await world.deactivate(IDS.webhook);
-		await world.deactivate(IDS.poll);
-		await world.deactivate(IDS.continuousSenders);
+		await world.deactivate(IDS.readingSenders);
 		await sleep(3000);
-		const continuous = await measure('continuous only, in its first five quiet minutes', 'Rubika Trigger v2');
-		let continuousSlowed: IdleWindow | undefined;
+		const reading = await measure('by reading only, in its first five quiet minutes', 'Rubika Trigger, by reading');
+		let readingSlowed: IdleWindow | undefined;
 		if (input.idleSlowdown) {
-			// The continuous reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
+			// The reader's quiet clock starts when it last read a page with updates: at most ~1 s after the last message.
 			const wait = lastSend + IDLE_AFTER_MS + 15_000 - Date.now();
-			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the continuous trigger's idle slow-down…`);
+			log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s for the trigger by reading's idle slow-down…`);
 			if (wait > 0) await sleep(wait);
-			continuousSlowed = await measure('continuous only, after five quiet minutes', 'Rubika Trigger v2');
+			readingSlowed = await measure('by reading only, after five quiet minutes', 'Rubika Trigger, by reading');
 		}
-		await world.deactivate(IDS.continuous);
+		await world.deactivate(IDS.reading);
 		await sleep(3000);
 		const none = await measure('no trigger active', 'none');
 		if (none.getUpdates !== 0) throw new Error(`${none.getUpdates} getUpdates requests with no trigger active`);
@@ -388,9 +358,8 @@ caseMain<Input, B6Result>(async (input) => {
 			sendCallMs: { median: percentile([...callMs].sort((a, b) => a - b), 50), max: Math.max(...callMs) },
 			triggers,
 			breakdown,
-			pollExecutions,
 			senderDetails,
-			idle: { continuous, continuousSlowed, none },
+			idle: { reading, readingSlowed, none },
 			intervalMs: INTERVAL_MS,
 			idleIntervalMs: IDLE_INTERVAL_MS,
 			idleAfterMs: IDLE_AFTER_MS,

@@ -85,14 +85,11 @@ const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, 
 
 caseMain<Input, B8Result>(async (input) => {
 	const [worldLib, builder, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('n8n.mjs')]);
-	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER } = builder;
+	const { noOp, linearWorkflow, readingTrigger } = builder;
 	const most = Math.max(...input.bots);
 	const workflows = Array.from({ length: most }, (_, index) =>
 		linearWorkflow(workflowId(index), `B8: bot ${index + 1}`, [
-			node('Rubika Trigger', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], options: {} }, {
-				typeVersion: 2.1,
-				credential: { id: credentialId(index), name: `B8 bot ${index + 1}` },
-			}),
+			readingTrigger('Rubika Trigger', { updateTypes: ['NewMessage'], options: {} }, { credential: { id: credentialId(index), name: `B8 bot ${index + 1}` } }),
 			noOp('NoOp'),
 		]),
 	);

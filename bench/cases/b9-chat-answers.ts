@@ -3,11 +3,11 @@
  * e2e world: the packed package installed as a community package, the sandbox in its own process), for the three
  * ways of answering an Approval side by side:
  * - web page: the link opened with a browser's User-Agent (n8n's resume address, as before Answer In);
- * - buttons under the message: the tap reaches the bot's webhook, a published Rubika Webhook Trigger (version 2)
+ * - buttons under the message: the tap reaches the bot's webhook, a published Rubika Trigger receiving by webhook
  *   hands it to the waiting execution;
- * - chat keypad: the tap is a message, a published Rubika Trigger (version 2.1, continuous, defaults) reads it with
+ * - chat keypad: the tap is a message, a published Rubika Trigger receiving by reading (defaults) reads it with
  *   getUpdates and hands it on.
- * Each chat path has a bot of its own (the webhook trigger and the continuous trigger must not read one bot); the
+ * Each chat path has a bot of its own (a trigger by webhook and one by reading must not share a bot); the
  * web page uses the demo bot. Workflows Webhook node → Send and Wait → No Op ask Sara; once the execution waits,
  * a random gap, then the tap (its time taken just before the sandbox admin call or the fetch that makes it). A
  * sample's latency is the No Op's start in n8n's run data minus the tap's time. The paths take turns, in a random
@@ -97,7 +97,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, inter
 
 caseMain<Input, B9Result>(async (input) => {
 	const [worldLib, builder, examples, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('examples.mjs'), importTooling('n8n.mjs')]);
-	const { node, noOp, linearWorkflow, RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER } = builder;
+	const { noOp, linearWorkflow, readingTrigger, webhookTrigger } = builder;
 	const credentialOf: Record<AnswerPath, { id: string; name: string }> = { webPage: examples.EXAMPLE_CREDENTIAL, ...CREDENTIALS };
 	const question = (path: AnswerPath, index: number) =>
 		linearWorkflow(
@@ -115,12 +115,12 @@ caseMain<Input, B9Result>(async (input) => {
 		);
 	const workflows = [
 		...ANSWER_PATHS.map(question),
-		linearWorkflow(IDS.hookTrigger, 'B9: Rubika Webhook Trigger of the Approvals Bot', [
-			node('Approvals Bot receives', RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential: CREDENTIALS.inlineButtons, webhookId: HOOK_WEBHOOK_ID }),
+		linearWorkflow(IDS.hookTrigger, 'B9: Rubika Trigger by webhook of the Approvals Bot', [
+			webhookTrigger('Approvals Bot receives', {}, { credential: CREDENTIALS.inlineButtons, webhookId: HOOK_WEBHOOK_ID }),
 			noOp('Handled'),
 		]),
-		linearWorkflow(IDS.contTrigger, 'B9: Rubika Trigger of the Keypad Bot', [
-			node('Keypad Bot receives', RUBIKA_TRIGGER, { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }, { typeVersion: 2.1, credential: CREDENTIALS.chatKeypad }),
+		linearWorkflow(IDS.contTrigger, 'B9: Rubika Trigger by reading of the Keypad Bot', [
+			readingTrigger('Keypad Bot receives', { updateTypes: ['NewMessage'], firstActivation: 'startFromNow', options: {} }, { credential: CREDENTIALS.chatKeypad }),
 			noOp('Handled'),
 		]),
 	];
@@ -148,10 +148,10 @@ caseMain<Input, B9Result>(async (input) => {
 		};
 		await world.server();
 
-		// --- publishing: the questions, the webhook trigger registered, the continuous trigger reading -----------
+		// --- publishing: the questions, the trigger by webhook registered, the trigger by reading reading -------
 		for (const path of ANSWER_PATHS) await world.activate(IDS.question[path]);
 		await world.activate(IDS.hookTrigger);
-		await world.activatePolling(IDS.contTrigger);
+		await world.activateReading(IDS.contTrigger);
 		const endpoints = await until('the webhook trigger registers its endpoints', async () => {
 			const list = (await admin.bot(bots.inlineButtons.bot_id)).endpoints as Array<{ url: string }>;
 			return list.length === 2 ? list : undefined;

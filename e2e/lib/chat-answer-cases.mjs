@@ -1,23 +1,24 @@
 // The cases of Send and Wait for Response answered in the chat (Answer In: Chat), for any n8n: regular mode
-// (e2e/chat-answers.mjs) and queue mode (e2e/queue.mjs, the webhook trigger in the webhook process, the continuous
-// trigger on main, the executions on workers) run this same code. Two new sandbox bots, so that nothing else in a
-// shared world interferes: the Approvals Bot with a published Rubika Webhook Trigger (v2) and the Keypad Bot with
-// a published Rubika Trigger (v2.1, continuous). Questions start from n8n Webhook-node workflows; people tap
-// through the sandbox's admin API; executions are read back through n8n's public API.
+// (e2e/chat-answers.mjs) and queue mode (e2e/queue.mjs, the trigger by webhook in the webhook process, the trigger
+// by reading on main, the executions on workers) run this same code. Two new sandbox bots, so that nothing else in a
+// shared world interferes: the Approvals Bot with a published Rubika Trigger receiving by webhook and the Keypad Bot
+// with one receiving by reading. Questions start from n8n Webhook-node workflows; people tap through the sandbox's
+// admin API; executions are read back through n8n's public API.
 //
 // Checks: buttons under the message — Approve (data.approved, sender_id, sender_name, answeredIn "chat"; the
-// buttons go, a reply tells the outcome; the webhook trigger's workflow runs for no tap, once for a message),
+// buttons go, a reply tells the outcome; the trigger by webhook's workflow runs for no tap, once for a message),
 // Decline; two questions waiting in one chat, each decided by its own buttons; a tap delivered again decides
 // nothing; a made-up button id posted to the trigger, a hand-made tap posted to the resume address and, on 2.8.4,
-// an unsigned approve link decide nothing; the chat keypad with the continuous trigger, Approve and Decline (the keypad goes, the
-// trigger's workflow still gets each other message once); Restrict to User IDs in a group (the Unauthorized
+// an unsigned approve link decide nothing; the chat keypad with the trigger by reading, Approve and Decline (the keypad goes,
+// the trigger's workflow still gets each other message once), and with the trigger by webhook (Keypad Buttons work
+// with either way of receiving; Buttons Under the Message only by webhook); Restrict to User IDs in a group (the Unauthorized
 // Reply, then the allowed person decides); the links with a proof when Rubika refuses the buttons; a tap after
 // Limit Wait Time, once n8n has gone on (n8n looks for expired waits once a minute: up to a minute). In queue
 // mode also: each decided execution ran on a worker when it started and again when it was resumed. What n8n
 // answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
 import { randomUUID } from 'node:crypto';
-import { BROWSER_UA, eventually } from './harness.mjs';
-import { RUBIKA_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, approvalQuestionNodes, linearWorkflow, node, noOp } from '../../tooling/workflow-builder.mjs';
+import { BROWSER_UA, eventually } from './reporter.mjs';
+import { approvalQuestionNodes, linearWorkflow, noOp, readingTrigger, webhookTrigger } from '../../tooling/workflow-builder.mjs';
 import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from '../../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -43,6 +44,7 @@ const TOLD_MS = 15_000;
 const questions = (allowed) => ({
 	inline: { bot: 'hook', answerIn: 'inlineButtons', options: {} },
 	keypad: { bot: 'cont', answerIn: 'chatKeypad', options: {} },
+	keypadByWebhook: { bot: 'hook', answerIn: 'chatKeypad', options: {} },
 	late: { bot: 'hook', answerIn: 'inlineButtons', options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'seconds' } } } },
 	group: { bot: 'hook', answerIn: 'inlineButtons', options: { allowedUserIds: allowed.user_id, unauthorizedReply: UNAUTHORIZED } },
 	approveOnly: { bot: 'hook', answerIn: 'inlineButtons', options: {}, approvalType: 'single' },
@@ -56,7 +58,7 @@ const questions = (allowed) => ({
  * once-a-minute look for expired waits, and cleans up; call it after other work, so that the wait overlaps it.
  *
  * @param {object} world
- * @param {ReturnType<import('./harness.mjs').createReporter>} t
+ * @param {ReturnType<import('./reporter.mjs').createReporter>} t
  * @param {object} mode
  * @param {string} mode.webhookBase                where n8n serves /webhook/… and /webhook-waiting/… (WEBHOOK_URL)
  * @param {(path: string) => Promise<unknown>} mode.waitForWebhook  until that server answers a production path
@@ -93,11 +95,11 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		return workflow.id;
 	};
 	const hookId = await createWorkflow('Chat answers: Approvals Bot trigger', [
-		node(HOOK_TRIGGER, RUBIKA_WEBHOOK_TRIGGER, {}, { typeVersion: 2, credential: credentials.hook, webhookId: randomUUID() }),
+		webhookTrigger(HOOK_TRIGGER, {}, { credential: credentials.hook }),
 		noOp('Handled'),
 	]);
 	const contId = await createWorkflow('Chat answers: Keypad Bot trigger', [
-		node(CONT_TRIGGER, RUBIKA_TRIGGER, {}, { typeVersion: 2.1, credential: credentials.cont }),
+		readingTrigger(CONT_TRIGGER, {}, { credential: credentials.cont }),
 		noOp('Handled'),
 	]);
 	for (const [key, q] of Object.entries(QUESTIONS)) {
@@ -108,16 +110,16 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	}
 	for (const q of Object.values(QUESTIONS)) await world.activate(q.id);
 	await world.activate(hookId);
-	// The continuous trigger starts from now: wait until it reads in its loop before anyone writes to the bot.
+	// The trigger by reading starts from now: wait until it reads in its loop before anyone writes to the bot.
 	await world.activate(contId);
 	const reading = await eventually(async () => (await admin.requests('getUpdates')).filter((r) => r.botId === bots.cont.bot_id && r.httpStatus !== null).length >= 2, { timeoutMs: 30_000 });
-	if (!t.check('the Keypad Bot\'s continuous trigger reads getUpdates', reading)) return;
+	if (!t.check('the Keypad Bot\'s trigger by reading reads getUpdates', reading)) return;
 	const endpoints = await eventually(async () => {
 		const list = (await admin.bot(bots.hook.bot_id)).endpoints;
 		return list.length === 2 ? list : undefined;
 	});
 	const atWebhookBase = endpoints?.length === 2 && endpoints.every((e) => e.url.startsWith(`${webhookBase}/webhook/`));
-	if (!t.check(`the Approvals Bot's webhook trigger registered both endpoints at ${webhookBase} (WEBHOOK_URL)`, atWebhookBase, endpoints)) return;
+	if (!t.check(`the Approvals Bot's trigger by webhook registered both endpoints at ${webhookBase} (WEBHOOK_URL)`, atWebhookBase, endpoints)) return;
 	const hookUrl = endpoints[0].url;
 	await waitForWebhook(hookUrl.slice(`${webhookBase}/webhook/`.length));
 	for (const q of Object.values(QUESTIONS)) await waitForWebhook(q.path);
@@ -190,7 +192,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			.map((line) => line.replace(/^.*?Rubika: /, '').trim());
 	const ignoredForChat = (chatId) => log().split('\n').filter((line) => line.includes(`did not make for chat ${chatId}`)).length;
 	const noButtons = (keypad) => !keypad || (keypad.rows ?? []).length === 0;
-	/** A delivery of an inline tap as Rubika posts it to the webhook trigger: by default Sara's, on the question. */
+	/** A delivery of an inline tap as Rubika posts it to the trigger by webhook: by default Sara's, on the question. */
 	const inlineTap = (question, buttonId, { sender = sara.user_id, chatId = question.chatId, messageId = question.message.message_id } = {}) => ({
 		inline_message: { sender_id: sender, text: LABELS.approveLabel, location: null, aux_data: { start_id: null, button_id: buttonId }, message_id: messageId, chat_id: chatId },
 	});
@@ -355,8 +357,8 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		t.check('the person\'s real tap then decides it', done?.status === 'success' && answer(done)?.approved === true, answer(done));
 	});
 
-	// --- the chat keypad with the continuous trigger ------------------------------------------
-	await t.step('chat keypad with the continuous Rubika Trigger', async () => {
+	// --- the chat keypad with the trigger by reading -------------------------------------------
+	await t.step('chat keypad with the Rubika Trigger by reading', async () => {
 		const say = (text) => admin.act('send-message', { userId: sara.user_id, chatId: chats.cont, text });
 		await say('hello before the question');
 		const question = await askIn('keypad', chats.cont, 'Restart the shop server?');
@@ -367,7 +369,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		);
 		await say('hello while it waits');
 		const at = await tap(question, question.approve);
-		const done = await decided('keypad Approve (continuous trigger)', question, at, bots.cont);
+		const done = await decided('keypad Approve (trigger by reading)', question, at, bots.cont);
 		t.check(
 			'Approve on the keypad: the execution goes on approved, answeredIn "chat", sender Sara',
 			done?.status === 'success' && answer(done)?.approved === true && answer(done)?.answeredIn === 'chat' && answer(done)?.sender_id === sara.user_id && answer(done)?.sender_name === 'Sara Karimi',
@@ -384,15 +386,37 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		const got = all.flatMap((e) => nodeItems(e, CONT_TRIGGER).map((item) => item.text)).sort();
 		t.eq('the trigger\'s workflow got each other message exactly once, and no tap', got, [...texts].sort());
 		t.eq('… in executions that all succeeded (no failed one: the trigger never stopped reading)', all.map((e) => e.status), texts.map(() => 'success'));
-		t.note(`the continuous trigger's workflow: ${executions.length} executions`);
+		t.note(`the trigger by reading's workflow: ${executions.length} executions`);
 	});
 
-	await t.step('chat keypad with the continuous Rubika Trigger: Decline', async () => {
+	await t.step('chat keypad with the Rubika Trigger by reading: Decline', async () => {
 		const question = await askIn('keypad', chats.cont, 'Delete the old backups?');
 		const at = await tap(question, question.decline);
-		const done = await decided('keypad Decline (continuous trigger)', question, at);
+		const done = await decided('keypad Decline (trigger by reading)', question, at);
 		t.check('Decline on the keypad: the execution goes on declined, sender Sara', done?.status === 'success' && answer(done)?.approved === false && answer(done)?.sender_id === sara.user_id, answer(done));
 		t.eq('… the chat keypad is removed', await untilTold(async () => (await admin.chat(chats.cont)).chat_keypad, (keypad) => keypad === null), null);
+	});
+
+	// --- the chat keypad with the trigger by webhook --------------------------------------------
+	// Keypad Buttons work with either way of receiving: a keypad tap is a message, which Rubika posts to the
+	// Approvals Bot's webhook; its trigger hands it to the waiting execution (in queue mode, from the webhook process).
+	await t.step('chat keypad with the Rubika Trigger by webhook', async () => {
+		const question = await askIn('keypadByWebhook', chats.hook, 'Renew the domain?');
+		t.check(
+			'the question sets the chat keypad of the Approvals Bot\'s chat: Approve and Decline',
+			question.buttons.length === 2 && question.buttons.every((b) => b.type === 'Simple' && b.id.startsWith(`sw1.${question.id}.`)),
+			question.buttons.map((b) => b.id),
+		);
+		const at = await tap(question, question.approve);
+		const done = await decided('keypad Approve (trigger by webhook)', question, at, bots.hook);
+		t.check(
+			'Approve on the keypad, delivered by webhook: the execution goes on approved, answeredIn "chat", sender Sara',
+			done?.status === 'success' && answer(done)?.approved === true && answer(done)?.answeredIn === 'chat' && answer(done)?.sender_id === sara.user_id,
+			answer(done),
+		);
+		t.eq('… the chat keypad is removed', await untilTold(async () => (await admin.chat(chats.hook)).chat_keypad, (keypad) => keypad === null), null);
+		const replies = await untilTold(() => botMessagesSince(chats.hook, question.message.message_id), (list) => list.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi`));
+		t.check('… and the outcome is replied', replies.some((m) => m.text === `${LABELS.approveLabel} — Sara Karimi`), replies.map((m) => m.text));
 	});
 
 	// --- a tap must carry everything the question sent (issue 29) --------------------------------
@@ -402,12 +426,12 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		const edited = question.approve.id.replace(/\.a([tm])\./, '.d$1.');
 		const before = await mark([chats.hook]);
 		const answered = await post(hookUrl, inlineTap(question, edited));
-		t.note(`the Approve id with its decision letter changed to decline (${edited.split('.').slice(0, 3).join('.')}.…), delivered to the webhook trigger: ${answered}; n8n and the node: ${handOverLog(question.id).join(' | ') || '(nothing logged)'}`);
-		await changedNothing('a decline built from the Approve Only question\'s own id (webhook trigger)', question, before);
+		t.note(`the Approve id with its decision letter changed to decline (${edited.split('.').slice(0, 3).join('.')}.…), delivered to the trigger by webhook: ${answered}; n8n and the node: ${handOverLog(question.id).join(' | ') || '(nothing logged)'}`);
+		await changedNothing('a decline built from the Approve Only question\'s own id (trigger by webhook)', question, before);
 		const keypadQuestion = await askIn('keypadApproveOnly', chats.cont, 'Clear the cache?');
 		const keypadBefore = await mark([chats.cont]);
 		await keypadTapFrom(sara, chats.cont, keypadQuestion.approve.id.replace(/\.a([tm])\./, '.d$1.'));
-		await changedNothing('the same on the chat keypad (continuous trigger)', keypadQuestion, keypadBefore);
+		await changedNothing('the same on the chat keypad (trigger by reading)', keypadQuestion, keypadBefore);
 		t.note(`n8n and the node, keypad: ${handOverLog(keypadQuestion.id).join(' | ') || '(nothing logged)'}`);
 		const done = await decided('Approve Only, the real Approve', question, await tap(question, question.approve));
 		t.check('… then the real Approve decides it', done?.status === 'success' && answer(done)?.approved === true, answer(done));
@@ -423,11 +447,11 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			'Reza in his own chat with the bot': await post(hookUrl, inlineTap(question, question.approve.id, { sender: reza.user_id, chatId: chats.rezaHook, messageId: question.message.message_id })),
 		};
 		t.note(`Sara's question's Approve id delivered as taps from other chats: ${Object.entries(answers).map(([where, a]) => `${where} → ${a}`).join('; ')}; n8n and the node: ${handOverLog(question.id).join(' | ') || '(nothing logged)'}`);
-		await changedNothing('Sara\'s real Approve id tapped in other chats (webhook trigger)', question, before);
+		await changedNothing('Sara\'s real Approve id tapped in other chats (trigger by webhook)', question, before);
 		const keypadQuestion = await askIn('keypad', chats.cont, 'Reboot the router?');
 		const keypadBefore = await mark([chats.cont, chats.rezaCont]);
 		await keypadTapFrom(reza, chats.rezaCont, keypadQuestion.approve.id);
-		await changedNothing('the same on the chat keypad, from Reza\'s own chat (continuous trigger)', keypadQuestion, keypadBefore);
+		await changedNothing('the same on the chat keypad, from Reza\'s own chat (trigger by reading)', keypadQuestion, keypadBefore);
 		const done = await decided('after taps from other chats, Sara\'s Approve', question, await tap(question, question.approve));
 		t.check('… then Sara\'s own tap decides it, with her chat in the output', done?.status === 'success' && answer(done)?.approved === true && answer(done)?.chat_id === chats.hook, answer(done));
 		const keypadDone = await decided('after a keypad tap from another chat, Sara\'s Decline', keypadQuestion, await tap(keypadQuestion, keypadQuestion.decline));
@@ -514,7 +538,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		await admin.clearFaults();
 	});
 
-	// The Keypad Bot's continuous trigger has done its part. It stops reading now, so that whatever runs before
+	// The Keypad Bot's trigger by reading has done its part. It stops reading now, so that whatever runs before
 	// finish (the tests that follow in a shared world, the other queue-mode scenarios) sees no other reader of
 	// getUpdates.
 	await world.deactivate(contId).catch(() => {});
@@ -544,12 +568,12 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			t.note(`n8n's answer to the trigger: ${handOverLog(late.id).join(' | ') || '(nothing logged)'}`);
 		});
 
-		await t.step('the webhook trigger\'s own workflow', async () => {
+		await t.step('the trigger by webhook\'s own workflow', async () => {
 			await admin.act('send-message', { userId: sara.user_id, chatId: chats.hook, text: 'a message, not a tap' });
 			const executions = await ended(hookId, 1);
 			await sleep(SETTLE_MS);
 			const items = (await ended(hookId)).map((e) => nodeItems(e, HOOK_TRIGGER)[0]?.text);
-			t.eq('after all the taps, the webhook trigger\'s workflow ran once: for the one message', items, ['a message, not a tap']);
+			t.eq('after all the taps (under the message and on the keypad), the trigger by webhook\'s workflow ran once: for the one message', items, ['a message, not a tap']);
 			t.note(`(${executions.length} execution)`);
 		});
 

@@ -49,7 +49,7 @@ describe('delivery', () => {
 		await harness.activate();
 		await harness.waitForExecutions(1);
 		const key = harness.started[0].deduplicationKey as string;
-		expect(key).toMatch(/^rubika:continuous-workflow-\d+:rubika-trigger-v2:[0-9a-z]{14}$/);
+		expect(key).toMatch(/^rubika:reading-workflow-\d+:rubika-trigger:[0-9a-z]{14}$/);
 		await harness.stop();
 
 		// The same update read again by a fresh start from the same saved state gets the same key, and n8n drops it.

@@ -1,4 +1,5 @@
-// A tiny test harness for the e2e suite: plain Node, one line per check, a closing `N passed, N failed`.
+// The e2e suite's reporter and runner: plain Node, one line per check, a closing `N passed, N failed`. (Not to be
+// confused with tooling/harness/, which runs nodes in-process through n8n-core.)
 //
 // A test file exports `test = { name, workflows?(demo), run(world, t) }` and ends with
 //   if (isMain(import.meta.url)) await runStandalone(test);
