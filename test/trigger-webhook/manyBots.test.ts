@@ -36,6 +36,21 @@ async function workflowFor(
 	});
 }
 
+/**
+ * The first workflow published, then n8n 2.41 restarted: a new process that serves its webhooks without running
+ * their methods (and starts the trigger). `missing`: a field its registration record lacks, as written by an
+ * earlier version.
+ */
+async function restartedOn241(missing?: 'address' | 'bot'): Promise<{ first: WebhookHarness; restarted: WebhookHarness }> {
+	const first = await workflowFor('first');
+	await first.activate();
+	if (missing !== undefined) delete (first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> }).registration[missing];
+	process = freshTriggerNodeType();
+	const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
+	await restarted.serveWithoutActivating();
+	return { first, restarted };
+}
+
 /** The texts of the items a trigger's executions started with. */
 const texts = (trigger: WebhookHarness) => trigger.executions.map((execution) => execution.items[0].json.text);
 
@@ -208,11 +223,7 @@ describe('one active workflow per bot', () => {
 	});
 
 	test('after a restart n8n 2.41 serves the webhooks without their methods but starts the trigger: the second one is refused at once', async () => {
-		const first = await workflowFor('first');
-		await first.activate();
-		process = freshTriggerNodeType();
-		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
-		await restarted.serveWithoutActivating();
+		const { first, restarted } = await restartedOn241();
 		await expect((await workflowFor('early')).activate()).rejects.toThrow(/"Workflow first"/);
 		expect(registered('ReceiveUpdate')).toBe(registeredBy(first));
 
@@ -222,13 +233,7 @@ describe('one active workflow per bot', () => {
 	});
 
 	test('after a restart n8n 2.41 with a record written before addresses were kept: the trigger counts again from its first delivery', async () => {
-		const first = await workflowFor('first');
-		await first.activate();
-		const saved = first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> };
-		delete saved.registration.address;
-		process = freshTriggerNodeType();
-		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
-		await restarted.serveWithoutActivating();
+		const { first, restarted } = await restartedOn241('address');
 		const early = await workflowFor('early');
 		await early.activate();
 		// Nothing in this process knew of the first workflow: the early one took the bot over.
@@ -300,13 +305,7 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 	});
 
 	test('a registration record written before bot ids were kept: deliveries go on, and the bot is asked once to count the holder', async () => {
-		const first = await workflowFor('first');
-		await first.activate();
-		const saved = first.saved['node:Rubika Trigger'] as { registration: Record<string, unknown> };
-		delete saved.registration.bot;
-		process = freshTriggerNodeType();
-		const restarted = await workflowFor('first', { webhookId: first.node.webhookId, staticData: first.saved });
-		await restarted.serveWithoutActivating();
+		const { first, restarted } = await restartedOn241('bot');
 		const asked = sandbox.requestsFor('getMe').length;
 		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('42', 'hello')))).toEqual(OK_ANSWER);
 		expect(answer(await restarted.post(new URL(registeredBy(first)).pathname, newMessageDelivery('44', 'again')))).toEqual(OK_ANSWER);

@@ -39,6 +39,26 @@ async function testOf(published: WebhookHarness, options: Partial<WebhookHarness
 	return listener;
 }
 
+/** The published workflow for the demo bot, and the endpoints its publishing registered. */
+async function publishedWorkflow(): Promise<{ published: WebhookHarness; productionEndpoints: Record<string, string> }> {
+	const published = await workflowFor('published');
+	await published.activate();
+	return { published, productionEndpoints: endpointsOf() };
+}
+
+/**
+ * n8n stopped while a test of the published workflow listened (nothing ended the listener), and started again:
+ * the published workflow's trigger in the new process, not started yet.
+ */
+async function restartedWhileListening(): Promise<{ restarted: WebhookHarness; productionEndpoints: Record<string, string> }> {
+	const { published, productionEndpoints } = await publishedWorkflow();
+	await testOf(published);
+	process = freshTriggerNodeType();
+	await published.close();
+	const restarted = await workflowFor('published', { webhookId: published.node.webhookId, staticData: published.saved, port: published.port });
+	return { restarted, productionEndpoints };
+}
+
 /** Every endpoint the sandbox holds for a bot, type → URL. */
 function endpointsOf(bot = DEMO_BOT_ID): Record<string, string> {
 	return Object.fromEntries(sandbox.endpoints(bot).map((endpoint) => [endpoint.type, endpoint.url]));
@@ -53,9 +73,7 @@ async function say(text: string): Promise<void> {
 
 describe('a published workflow for the bot', () => {
 	test('the test received its event: the published registration is back at once, and the next message reaches the published workflow', async () => {
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
+		const { published, productionEndpoints } = await publishedWorkflow();
 		const listener = await testOf(published);
 		await say('the test event');
 		expect(texts(listener)).toEqual(['the test event']);
@@ -70,9 +88,7 @@ describe('a published workflow for the bot', () => {
 	});
 
 	test('the test stopped or timed out without an event: the same', async () => {
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
+		const { published, productionEndpoints } = await publishedWorkflow();
 		const listener = await testOf(published);
 		await listener.deactivate();
 		expect(endpointsOf()).toEqual(productionEndpoints);
@@ -81,9 +97,7 @@ describe('a published workflow for the bot', () => {
 	});
 
 	test('a test of another workflow with a credential for the same bot gives the bot back to the published one', async () => {
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
+		const { published, productionEndpoints } = await publishedWorkflow();
 		const draft = await workflowFor('draft', { test: true });
 		await draft.activate();
 		await draft.deactivate();
@@ -116,9 +130,7 @@ describe('a published workflow for the bot', () => {
 
 	test('another bot\'s published workflow is left alone; the test\'s bot loses what the test registered', async () => {
 		sandbox.configure({ endpointRemoval: 'emptyUrl' });
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
+		const { productionEndpoints } = await publishedWorkflow();
 		const other = sandbox.addBot();
 		const listener = await workflowFor('other', { test: true, token: other.token });
 		await listener.activate();
@@ -175,13 +187,7 @@ describe('no published workflow for the bot', () => {
 
 describe('n8n restarted while a test was listening (it never ended the listener)', () => {
 	test('n8n 2.8 activates the published workflow again: its start registers the published address again', async () => {
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
-		await testOf(published);
-		process = freshTriggerNodeType();
-		await published.close();
-		const restarted = await workflowFor('published', { webhookId: published.node.webhookId, staticData: published.saved, port: published.port });
+		const { restarted, productionEndpoints } = await restartedWhileListening();
 		await restarted.activate('init');
 		expect(endpointsOf()).toEqual(productionEndpoints);
 		await say('after the restart');
@@ -189,13 +195,7 @@ describe('n8n restarted while a test was listening (it never ended the listener)
 	});
 
 	test('n8n 2.41 runs no webhook method at its start but starts the trigger: the same; and a later test gives the bot back', async () => {
-		const published = await workflowFor('published');
-		await published.activate();
-		const productionEndpoints = endpointsOf();
-		await testOf(published);
-		process = freshTriggerNodeType();
-		await published.close();
-		const restarted = await workflowFor('published', { webhookId: published.node.webhookId, staticData: published.saved, port: published.port });
+		const { restarted, productionEndpoints } = await restartedWhileListening();
 		await restarted.serveWithoutActivating();
 		expect(endpointsOf()).toEqual(productionEndpoints);
 
