@@ -325,14 +325,17 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		t.note(`simultaneous copies at both processes: ${through.filter((n) => n > 1).length} of ${pairs.length} went through twice (Remove Duplicates reads and writes its record without a lock)`);
 
 		// WEBHOOK_URL changed and main restarted: n8n keeps the webhook it stored and does not run the
-		// trigger's registration again, so the bot keeps posting to the old address until re-activation.
+		// trigger's registration again; the trigger's start registers the address it registered before again
+		// (what repairs a bot taken over while main was down), so the bot keeps posting to the old address until
+		// re-activation.
 		const registrations = async () => (await admin.requests('updateBotEndpoints')).map((r) => r.body.url.split('?')[0]);
 		const before = (await registrations()).length;
 		const moved = { WEBHOOK_URL: `${world.mainBase}/`, N8N_WEBHOOK_URL: `${world.mainBase}/` };
 		await world.stop('main');
 		await world.startProcess('main', { env: moved });
 		await sleep(5000);
-		t.eq('after WEBHOOK_URL changes and main restarts, nothing registers the new address', (await registrations()).slice(before), []);
+		const atStart = (await registrations()).slice(before);
+		t.check('after WEBHOOK_URL changes and main restarts, nothing registers the new address (the old one again, if anything)', atStart.every((url) => url.startsWith(`${world.webhookBase}/webhook/`)), atStart);
 		await world.deactivate(IDS.webhook);
 		await world.activate(IDS.webhook);
 		const after = await eventually(async () => (await registrations()).slice(before).at(-1), { timeoutMs: 30_000 });

@@ -7,10 +7,10 @@
 //   the published address is registered again at once: the next message reaches the published workflow;
 // - the same when the user stops listening (DELETE /rest/test-webhook/:id, the function n8n's two-minute
 //   timeout calls too);
-// - n8n restarted while listening (SIGKILL: nothing ended the listener): at its start the published address is
-//   registered again, and a message reaches the published workflow;
-// - unpublished, a listener that ends leaves nothing registered where Rubika removes an endpoint with an empty
-//   url (the sandbox's endpointRemoval), and the test address where it cannot.
+// - unpublished, a listener that ends leaves nothing registered where Rubika removes an endpoint given an empty
+//   url (the sandbox's endpointRemoval). Where it cannot, e2e/webhook.mjs's listener shows the test address left.
+// A restart while listening (nothing ended the listener) is repaired at n8n's start, which registers the published
+// address again: e2e/webhook.mjs checks that registration at its restart; jest the listener case on both versions.
 // `queue.mjs` runs `listenWhilePublished` in queue mode.
 //
 //   node e2e/test-listen.mjs [--version 2.8.4] [--no-build] [--keep]
@@ -102,7 +102,7 @@ export async function listenWhilePublished(world, t, { name = 'Listen Bot', rout
 	t.note(`from the stop to the published address back: ${Date.now() - started} ms`);
 	t.check('… and a message reaches the published workflow', await reaches('after the stopped test'));
 	t.eq('the test executions: the one event, nothing else', await texts(true), ['the test event']);
-	return { ...listen, endpoints, published, reaches, startListening, restored, shown };
+	return { ...listen, endpoints, published, startListening };
 }
 
 export const test = {
@@ -112,33 +112,19 @@ export const test = {
 		await world.server();
 		const listen = await listenWhilePublished(world, t);
 
-		// --- n8n killed while listening: nothing ended the listener -------------------------------------
-		await t.step('a restart while listening', async () => {
-			const listening = await listen.startListening();
-			t.check('listening, then n8n is killed (SIGKILL) and started again', listening.testAddress !== undefined);
-			await world.restartServer({ kill: true });
-			t.check('at its start the published address is registered again', await listen.restored(), listen.shown(await listen.endpoints()));
-			t.check('… and a message reaches the published workflow', await listen.reaches('after the restart'));
-		});
-
 		// --- nothing published for the bot --------------------------------------------------------------
-		await t.step('no published workflow', async () => {
+		// (Where Rubika cannot remove an endpoint, the sandbox's default, e2e/webhook.mjs's test listener shows the
+		// test address left registered.)
+		await t.step('no published workflow, where Rubika removes an endpoint given an empty url', async () => {
 			await admin.config({ endpointRemoval: 'emptyUrl' });
 			try {
 				await world.deactivate(listen.id);
-				const left = await eventually(async () => (Object.keys(await listen.endpoints()).length === 0 ? true : undefined));
-				t.check('unpublished, where Rubika removes an endpoint with an empty url: the bot has none left', left === true, await listen.endpoints());
-				let listening = await listen.startListening();
+				const none = async () => await eventually(async () => (Object.keys(await listen.endpoints()).length === 0 ? true : undefined));
+				t.check('unpublished: the bot has no endpoint left', await none(), await listen.endpoints());
+				const listening = await listen.startListening();
 				const s = await world.session();
 				await s.request('DELETE', `/rest/test-webhook/${listen.id}`);
-				const none = await eventually(async () => (Object.keys(await listen.endpoints()).length === 0 ? true : undefined));
-				t.check('a test listener with nothing published: when it ends, nothing is left registered', listening.testAddress !== undefined && none === true, await listen.endpoints());
-
-				await admin.config({ endpointRemoval: 'none' });
-				listening = await listen.startListening();
-				await s.request('DELETE', `/rest/test-webhook/${listen.id}`);
-				await new Promise((r) => setTimeout(r, 2000));
-				t.eq('where Rubika cannot remove one, the test address stays registered (n8n answers it 404)', listen.shown(await listen.endpoints()), listen.shown(listening.testAddress));
+				t.check('a test listener with nothing published: when it ends, nothing is left registered', listening.testAddress !== undefined && (await none()), await listen.endpoints());
 			} finally {
 				await admin.config({ endpointRemoval: 'none' });
 			}
