@@ -96,7 +96,7 @@ export class RubikaApi implements ICredentialType {
 			type: 'string',
 			default: RUBIKA_DEFAULT_BASE_URL,
 			description:
-				'Address of the Bot API. Keep the default for Rubika itself; change it for a gateway that forwards to Rubika (one hosted in Iran, for an n8n abroad) or the local Rubika sandbox (for example http://127.0.0.1:8765). If the test answers ENOTFOUND, ECONNREFUSED or ETIMEDOUT, n8n could not reach this host: check the address, n8n\'s network (DNS, firewall) and the proxy.',
+				'Address of the Bot API. Keep the default for Rubika itself. Rubika\'s other address for the same API, https://messengerg2b1.iranlms.ir (the one its 2022 documentation and several client libraries use), is an alternative when this one cannot be reached. Change it also for a gateway that forwards to Rubika (one hosted in Iran, for an n8n abroad) or the local Rubika sandbox (for example http://127.0.0.1:8765). If the test answers ENOTFOUND, ECONNREFUSED or ETIMEDOUT, n8n could not reach this host: check the address, n8n\'s network (DNS, firewall) and the proxy.',
 		},
 		{
 			displayName: 'Proxy',
