@@ -24,9 +24,12 @@ import { REPO_ROOT } from '../tooling/n8n.mjs';
 import { nodeItems } from '../tooling/world.mjs';
 import { linearWorkflow, manualTrigger, node, readingTrigger, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
-const require = createRequire(import.meta.url);
-require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({ transpileOnly: true, project: path.join(REPO_ROOT, 'tsconfig.json') });
-const { startProxy } = require(path.join(REPO_ROOT, 'sandbox', 'proxy.ts'));
+/** sandbox/proxy.ts, through ts-node: loaded when the test runs, not when run.mjs imports the file. */
+function loadProxy() {
+	const require = createRequire(import.meta.url);
+	require(require.resolve('ts-node', { paths: [REPO_ROOT] })).register({ transpileOnly: true, project: path.join(REPO_ROOT, 'tsconfig.json') });
+	return require(path.join(REPO_ROOT, 'sandbox', 'proxy.ts'));
+}
 
 const READER = 'Reach Bot receives';
 const GET_ME = 'Get Bot Info';
@@ -40,6 +43,7 @@ export const test = {
 		const { admin, demo } = world;
 		await world.server();
 		const s = await world.session();
+		const { startProxy } = loadProxy();
 		const proxy = await startProxy({ hosts: { 'rubika.test:80': new URL(world.sandbox.url).host } });
 		// The instance-wide proxy of the `n8n execute` run: a second one, so that what went through it is that run's.
 		const instanceProxy = await startProxy();
