@@ -22,6 +22,7 @@ import { readTriggerSettings } from './settings';
 import { activationMethods } from './webhook/activation';
 import { holdRegisteredBot } from './webhook/handBack';
 import { receiveDelivery } from './webhook/delivery';
+import { emitTestEvent } from './webhook/testEvent';
 
 export class RubikaTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,9 +46,11 @@ export class RubikaTrigger implements INodeType {
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const settings = readTriggerSettings(this);
-		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); here the trigger only
-		// holds its bot, and registers it again when n8n starts (webhook/handBack.ts).
+		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); here the trigger hands a test
+		// event to the manual execution it starts (webhook/testEvent.ts), or, published, holds its bot and registers
+		// it again when n8n starts (webhook/handBack.ts).
 		if (settings.receive.by === 'webhook') {
+			if (this.getMode() === 'manual') return emitTestEvent(this);
 			await holdRegisteredBot(this, settings.receive.webhook);
 			return {};
 		}

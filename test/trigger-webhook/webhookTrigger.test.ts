@@ -199,7 +199,9 @@ describe('activation', () => {
 		sandbox.userSendMessage({ userId: sara.user_id, text: 'during the test' });
 		await sandbox.deliveriesSettled();
 		expect(production.executions).toHaveLength(0);
-		expect(test.executions).toHaveLength(1);
+		// The test execution's trigger outputs the event (n8n runs the node's trigger() in it: testEvent.ts).
+		expect(test.errors).toEqual([]);
+		expect(test.executions.map((execution) => execution.items.map((item) => item.json.text))).toEqual([['during the test']]);
 	});
 });
 
@@ -498,7 +500,19 @@ describe('deliveries', () => {
 		const update = newMessageDelivery('556', 'sample');
 		expect(answer(await trigger.post(`${url.pathname}${url.search}`, update))).toEqual(OK_ANSWER);
 		expect(answer(await trigger.post(`${url.pathname}${url.search}`, update))).toEqual(OK_ANSWER);
-		expect(trigger.executions).toHaveLength(2);
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.executions.map((execution) => execution.items.map((item) => item.json.text))).toEqual([['sample'], ['sample']]);
+	});
+
+	test('a test execution that no test event of this process started fails saying why, instead of waiting', async () => {
+		// What a queue-mode worker sees when n8n offloads manual executions: the event reached main, not the worker.
+		const trigger = await harness({}, { test: true });
+		await trigger.activate();
+		const outcome = await trigger.runTestExecution([[{ json: { text: 'seen by another process' } }]]).then(
+			(items) => ({ items }),
+			(error: Error) => ({ error: error.message }),
+		);
+		expect(outcome).toEqual({ error: 'The test event reached n8n, but not the process running this test execution' });
 	});
 
 	test('message ids above 2^53 keep every digit', async () => {

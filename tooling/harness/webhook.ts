@@ -40,7 +40,8 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
+import { WorkflowExecute } from 'n8n-core';
 
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
@@ -514,7 +515,14 @@ export class WebhookHarness {
 			'onReceived',
 		);
 		if (responseMode !== 'onReceived') throw new Error(`the harness models responseMode "onReceived" only, not "${String(responseMode)}"`);
-		this.executions.push({ items: result.workflowData[0] ?? [], path });
+		// A test event starts a manual execution, in which n8n runs the node again (see runTestExecution).
+		const items = this.test
+			? await this.runTestExecution(result.workflowData, additionalData).catch((error: Error) => {
+					this.errors.push(error);
+					return [];
+				})
+			: (result.workflowData[0] ?? []);
+		this.executions.push({ items, path });
 		if (!answeredByNode) {
 			const responseData = workflow.expression.getComplexParameterValue(
 				this.node,
@@ -536,6 +544,36 @@ export class WebhookHarness {
 			}
 		}
 		record(true);
+	}
+
+	/**
+	 * The trigger's output in the manual execution a test event starts, run by n8n-core's engine as n8n runs it:
+	 * the webhook's items on the node's execution stack, and, because the node type has a trigger(), that
+	 * trigger() called in manual mode and its emit taken as the output (WorkflowExecute.executeTriggerNode).
+	 * An execution that does not end within the limit is an error: in n8n it would wait forever.
+	 */
+	async runTestExecution(
+		workflowData: INodeExecutionData[][],
+		additionalData: IWorkflowExecuteAdditionalData = this.additionalData(),
+	): Promise<INodeExecutionData[]> {
+		const runExecutionData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [{ node: this.node, data: { main: workflowData }, source: null }] },
+		});
+		const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(this.loadWorkflow());
+		let timer: NodeJS.Timeout | undefined;
+		const limit = new Promise<never>((_, reject) => {
+			timer = setTimeout(() => reject(new Error('the manual execution of the test event did not end within 5 s')), 5000);
+		});
+		try {
+			const run = await Promise.race([execution, limit]);
+			const task = run.data.resultData.runData[this.node.name]?.[0];
+			const error = run.data.resultData.error ?? task?.error;
+			if (error) throw error;
+			return task?.data?.main?.[0] ?? [];
+		} finally {
+			clearTimeout(timer);
+			execution.cancel();
+		}
 	}
 }
 

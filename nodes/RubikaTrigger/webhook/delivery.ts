@@ -21,6 +21,7 @@ import { isRegisteredUrl, readRegistration } from './registration';
 import { readTriggerSettings, webhookOf } from '../settings';
 import { botCredential, webhookKey } from './keys';
 import type { SecretLocation } from './secret';
+import { handOverTestEvent } from './testEvent';
 import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
 import { identifyBot } from '../../shared/updates/botIdentity';
 
@@ -29,6 +30,12 @@ const OK_ANSWER: IDataObject = { status: 'OK' };
 
 /** The node's `webhook()`: every route of the trigger ends here. */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const result = await handleDelivery(context);
+	if (result.workflowData !== undefined && context.getMode() === 'manual') handOverTestEvent(context, result.workflowData);
+	return result;
+}
+
+async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const { credential, token } = await botCredential(context);
 	const settings = readTriggerSettings(context);
 	const { secretLocation: location, tapRepeatWindowMs } = webhookOf(settings);
