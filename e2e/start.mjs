@@ -235,8 +235,8 @@ async function threeRuns(t) {
 		t.eq('second start: the trigger by reading read on from its saved position (no getUpdates refused)', refusedReads.map((r) => r.status), []);
 		const again = await admin.requests('updateBotEndpoints');
 		t.check(
-			'second start: nothing published again; the trigger by webhook registered its own address again, once per endpoint type',
-			again.length === 2 && again.every((r) => r.body.url === endpoint.url),
+			'second start: nothing published again; the trigger by webhook registered its own address again, once per endpoint type it has',
+			again.map((r) => r.body.type).sort().join() === (await admin.bot(bot.bot_id)).endpoints.map((e) => e.type).sort().join() && again.every((r) => r.body.url === endpoint.url),
 			again.map((r) => r.body.type),
 		);
 		await stopNpm(t, run, 'SIGTERM', ports);
