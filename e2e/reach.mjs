@@ -8,8 +8,8 @@
 //   Proxy (Timeout 2 s): the execution fails with the message naming the timeout, the restriction and the Proxy;
 // - `n8n execute` of that workflow without the Proxy field but with HTTP_PROXY in n8n's environment (the
 //   instance-wide way; the sandbox is http, so HTTP_PROXY rather than HTTPS_PROXY): the bot, through the proxy;
-// - a Rubika Trigger reading a bot of its own: the proxy added to its credential while it runs (Rubika now
-//   answering only the proxy): every message once, none lost;
+// - a Rubika Trigger reading a bot of its own: the proxy added to its credential while it runs, then Rubika
+//   answering only the proxy: every message once, none lost;
 // - the webhook address: a credential whose Base URL is a public-looking name (only the proxy resolves it)
 //   refuses to publish a trigger by webhook at n8n's local address, naming WEBHOOK_URL, before any registration.
 // The `n8n execute` run and the refused publishing (n8n 2.41 retries it for about 15 s before it records the
@@ -62,7 +62,7 @@ export const test = {
 			const started = await s.post(`/rest/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
 			return await world.finished(started.executionId, { timeoutMs: 60_000 });
 		};
-		const botOf = (execution) => nodeItems(execution, GET_ME)[0]?.bot?.bot_id;
+		const botOf = (execution) => nodeItems(execution, GET_ME)[0]?.bot_id;
 		/** What runs beside the rest: settled before the test ends, whatever happens (never a rejection left behind). */
 		let viaEnvironment = Promise.resolve(undefined);
 		let refused = Promise.resolve(undefined);
@@ -116,21 +116,24 @@ export const test = {
 				const texts = async () => (await world.executions(id)).map((e) => nodeItems(e, READER)[0]?.text);
 				await say('before the proxy');
 				await eventually(async () => ((await texts()).length >= 1 ? true : undefined), { timeoutMs: 20_000 });
-				await admin.config(GEO);
-				await say('while Rubika answers only the proxy');
-				// The editor's save of the credential: the same bot, now through the proxy.
+				// The editor's save of the credential: the same bot, now through the proxy. The trigger takes the changed
+				// credential before it hands over the next update, when it last looked more than 5 s before.
+				await sleep(5500);
 				await s.request('PATCH', `/rest/credentials/${cred.id}`, { name: cred.name, type: 'rubikaApi', data: through(data) });
 				await say('after the proxy was added');
+				await eventually(async () => ((await texts()).length >= 2 && proxy.requests.some((r) => r.path?.endsWith('/getUpdates')) ? true : undefined), { timeoutMs: 30_000 });
+				await admin.config(GEO);
+				await say('while Rubika answers only the proxy');
 				await eventually(async () => ((await texts()).length >= 3 ? true : undefined), { timeoutMs: 60_000 });
 				await sleep(1500);
-				t.eq('every message once, in order, none lost across the change', await texts(), ['before the proxy', 'while Rubika answers only the proxy', 'after the proxy was added']);
-				t.check('… the reads now go through the proxy', proxy.requests.some((r) => r.path?.endsWith('/getUpdates')));
+				t.eq('every message once, in order, none lost across the change', await texts(), ['before the proxy', 'after the proxy was added', 'while Rubika answers only the proxy']);
+				t.check('… the reads now go through the proxy (Rubika answering only it at the end)', proxy.requests.some((r) => r.path?.endsWith('/getUpdates')));
 				await world.deactivate(id);
 			});
 
 			// --- what ran beside ------------------------------------------------------------------------------
 			run = await viaEnvironment;
-			t.check('Get Bot Info without the Proxy but with HTTP_PROXY in n8n\'s environment (the instance-wide way): the bot, through the proxy', run.ok && run.output(GET_ME)?.[0]?.bot?.bot_id === demo.botId && instanceProxy.requests.some((r) => r.path?.endsWith('/getMe')), run.ok ? '' : run.error);
+			t.check('Get Bot Info without the Proxy but with HTTP_PROXY in n8n\'s environment (the instance-wide way): the bot, through the proxy', run.ok && run.output(GET_ME)?.[0]?.bot_id === demo.botId && instanceProxy.requests.some((r) => r.path?.endsWith('/getMe')), run.ok ? '' : run.error);
 			const refusal = await refused;
 			t.note(`the webhook address check: ${refusal.how} (${refusal.seconds.toFixed(1)} s)`);
 			t.check(

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { RubikaApi, rubikaProxy } from '../../credentials/RubikaApi.credentials';
+import { networkProblem } from '../../nodes/shared/transport/failures';
 import type { TestProxy } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS, startProxy } from '../../sandbox';
 import { testRubikaCredential } from '../../tooling/harness/credentialTest';
@@ -135,6 +136,10 @@ describe('the proxy\'s own failures', () => {
 		expect(result.error?.message).toMatch(/Proxy in the Rubika credential must be an http:\/\/ or https:\/\/ address/);
 		expect(t.sandbox.requests).toHaveLength(0);
 	});
+});
+
+test("n8n 2.8's words for axios's timeout (its NodeApiError text for ECONNABORTED) count as a timeout, which names the restriction", () => {
+	expect(networkProblem(new Error('The connection was aborted, perhaps the server is offline'))).toMatchObject({ timedOut: true, reason: 'the request timed out' });
 });
 
 describe('the Proxy fields', () => {

@@ -75,7 +75,8 @@ export interface NetworkProblem {
 export function networkProblem(error: unknown): NetworkProblem {
 	const code = findErrorCode(error);
 	const text = error instanceof Error ? error.message : String(error);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
+	// n8n 2.8 turns axios's timeout (ECONNABORTED) into "The connection was aborted, perhaps the server is offline".
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|connection was aborted/i.test(text);
 	const hungUp = /socket hang up/i.test(text);
 	const reason = timedOut
 		? 'the request timed out'
