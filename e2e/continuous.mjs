@@ -10,11 +10,14 @@
 // with the trigger to start from) gets the message sent while listening, and stops reading afterwards,
 // also when the user stops listening without a message. Add Sender Details (on in the filters workflow and the
 // listening one) gives a group member's names (getChatMember) and a private chat's person's (getChat).
+// Beside the burst, downloads.mjs checks that a file too big or failing to download holds nothing up (By Reading
+// and By Webhook).
 //
 //   node e2e/continuous.mjs [--version 2.8.4] [--no-build] [--keep]
 import { isMain, runStandalone } from './lib/reporter.mjs';
 import { linearWorkflow, node, noOp, readingTrigger } from '../tooling/workflow-builder.mjs';
 import { listExecutions, nodeFullItems } from '../tooling/world.mjs';
+import { downloadsWorkflow, startDownloads } from './downloads.mjs';
 
 const ID = 'e2eContinuous001'; // defaults + a Text Pattern; its Error Workflow is ERROR_ID
 const ERROR_ID = 'e2eContErrorWf01'; // Error Trigger → No Op: what n8n runs when ID fails
@@ -52,6 +55,7 @@ export const test = {
 				trigger({ filters: { textPattern: '^e2e-listen ' }, options: { addSenderDetails: true } }),
 				noOp('Received'),
 			]),
+			downloadsWorkflow(),
 		];
 	},
 
@@ -191,6 +195,8 @@ export const test = {
 		);
 		allDelays.push(...delays(items.slice(1)));
 		await world.deactivate(FILTERS_ID);
+		// Every download fails from here until downloads.finish(): no other active workflow downloads.
+		const downloads = await t.step('downloads that cannot stall: publishing and sending', async () => await startDownloads(world, t));
 		await sleep(1000);
 		t.eq('nothing more from the filters workflow later', texts(await received(FILTERS_ID)), ['/E2ECONT from sara']);
 
@@ -214,6 +220,7 @@ export const test = {
 		const burstDelays = delays(burstItems);
 		allDelays.push(...burstDelays);
 		t.note(`burst delays: ${burstDelays.join(', ')} ms`);
+		if (downloads) await t.step('downloads that cannot stall', downloads.finish);
 
 		// --- restarts ------------------------------------------------------------------------------
 		const upTo7 = ['e2e-cont 1', 'e2e-cont 2', ...burst];

@@ -3,7 +3,9 @@
 // scheduled broadcast, file relay and poll through `n8n execute`; moderation as a published workflow with
 // Rubika Trigger by reading (link spam → delete, ban, notice) plus its "Unban by hand" branch through `n8n execute`;
 // approval in the chat as a published workflow (the admin answers on the chat keypad, seen on the sandbox chat
-// page in headless Chromium: the screenshot send-and-wait-in-chat.png, into docs/images/ with RUBIKA_SCREENSHOTS=1).
+// page in headless Chromium: the screenshot send-and-wait-in-chat.png, into docs/images/ with RUBIKA_SCREENSHOTS=1);
+// a registration asked in the chat as a published workflow (name, birth date in Persian digits, phone number, one
+// after another on the chat keypad).
 // Broadcasts as the examples build them, under a rate limit, in one n8n process: two at once for one bot, then the
 // bot's next execution, which starts at the pace the first two learned.
 // The echo bot (its trigger receives by webhook) is exercised by e2e/webhook.mjs.
@@ -145,6 +147,9 @@ export const test = {
 		// --- approval-in-chat.json (published, Rubika Trigger by reading, the admin answers on the chat keypad) ---
 		await t.step(IN_CHAT, () => approvalInChat(world, t));
 
+		// --- registration-in-chat.json (published, three questions answered on the chat keypad) ---------
+		await t.step(REGISTRATION, () => registrationInChat(world, t));
+
 		// --- broadcasts under a rate limit: one pacer per bot in the n8n process ------------------------
 		await t.step(RATE_LIMITED, () => broadcastsUnderALimit(world, t));
 
@@ -161,6 +166,57 @@ export const test = {
 
 const IN_CHAT = 'approval-in-chat.json';
 const RATE_LIMITED = 'broadcasts of one bot under a rate limit';
+const REGISTRATION = 'registration-in-chat.json';
+
+/**
+ * examples/registration-in-chat.json published: Reza writes /register; the name (Textbox), the birth date
+ * (Calendar, Persian, answered in Persian digits) and the phone number (his own, shared with one tap) are asked one
+ * after another on his chat keypad, each answer handed by the same trigger to the waiting execution; the summary
+ * has the three answers, the keypad is gone, and the answers started no execution of their own.
+ */
+async function registrationInChat(world, t) {
+	const { admin, demo } = world;
+	const { reza } = demo.users;
+	const id = world.exampleId(REGISTRATION);
+	const deadline = { timeoutMs: 30_000, intervalMs: 150 };
+	const began = Date.now();
+	await world.server();
+	await activateReading(world, id);
+	try {
+		const before = new Set((await admin.messages(reza.chat_id)).map((m) => m.message_id));
+		const botSince = async () => (await admin.messages(reza.chat_id)).filter((m) => m.sender_type === 'Bot' && !before.has(m.message_id));
+		/** The question `text` and the one button of the keypad it set, once the keypad shows a `type` button. */
+		const asked = async (text, type) => {
+			let button;
+			const question = await eventually(async () => {
+				button = (await admin.chat(reza.chat_id)).chat_keypad?.rows?.[0]?.buttons?.[0];
+				return button?.type === type && (await botSince()).find((m) => m.text === text);
+			}, deadline);
+			if (!question) throw new Error(`registration: the question "${text}" with a ${type} button did not come (keypad ${JSON.stringify(button)})`);
+			return button;
+		};
+		const answer = (button, values) => admin.act('answer-button', { userId: reza.user_id, chatId: reza.chat_id, buttonId: button.id, ...values });
+		await admin.act('send-message', { userId: reza.user_id, chatId: reza.chat_id, text: '/register' });
+		const name = await asked('Welcome! What is your full name?', 'Textbox');
+		t.eq('registration: /register asks the name with one Textbox (one line) on the chat keypad', [name.button_text, name.button_textbox?.type_line], ['✍️ Write your name', 'SingleLine']);
+		await answer(name, { text: 'رضا احمدی' });
+		const born = await asked('When were you born?', 'Calendar');
+		t.eq('… then the birth date, a Persian calendar of 1300 to 1404', born.button_calendar, { type: 'DatePersian', min_year: '1300', max_year: '1404' });
+		await answer(born, { date: '۱۳۶۹/۰۵/۱۲' });
+		const phone = await asked('Last one: your phone number, please.', 'AskMyPhoneNumber');
+		await answer(phone, { phoneNumber: '+989351112233' });
+		const summary = await eventually(async () => (await botSince()).find((m) => m.text?.startsWith('Registered')), deadline);
+		t.eq('… then the phone number; the summary has the three answers (the date in both calendars)', summary?.text, 'Registered ✅\nName: رضا احمدی\nBorn: 1369-05-12 (1990-08-03)\nPhone: +989351112233');
+		const executions = await world.waitForExecutions(id, { count: 1, timeoutMs: 30_000 });
+		await sleep(1500);
+		const all = await world.executions(id);
+		t.check('registration: one execution, successful, each question answered once; the answers started none', all.length === 1 && all[0].status === 'success' && ['Ask the name', 'Ask the birth date', 'Ask the phone number', 'Confirm'].every((n) => nodesRun(executions[0]).includes(n)), all.map((e) => e.status));
+		t.eq('… and Reza\'s keypad is gone, with no outcome replies (After the Decision: Remove the Buttons)', [(await admin.chat(reza.chat_id)).chat_keypad ?? null, (await botSince()).length], [null, 4]);
+		t.note(`registration-in-chat: ${((Date.now() - began) / 1000).toFixed(1)} s`);
+	} finally {
+		await world.deactivate(id).catch(() => {});
+	}
+}
 
 /**
  * A Webhook → Split Out → Send Text broadcast (Parallel Requests 5, Max Requests per Second 0) for a new bot that

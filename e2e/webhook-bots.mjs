@@ -14,21 +14,22 @@ import { eventually } from './lib/reporter.mjs';
 import { nodeItems } from '../tooling/world.mjs';
 import { linearWorkflow, webhookTrigger } from '../tooling/workflow-builder.mjs';
 
-const TRIGGER = 'Bot receives a message';
+/** The trigger's name in the workflows workflowForBot makes. */
+export const BOT_TRIGGER = 'Bot receives a message';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Creates a credential (as the editor does: n8n 2.8.4's public API wants fields of its own in the data) and,
  * through the public API, a workflow with a Rubika Trigger by webhook for `bot`, of default parameters unless given.
  */
-async function workflowForBot(world, bot, name, parameters = {}) {
+export async function workflowForBot(world, bot, name, parameters = {}) {
 	const s = await world.session();
 	const credential = await s.post('/rest/credentials', {
 		name: `${name} credential`,
 		type: 'rubikaApi',
 		data: { accessToken: bot.token, baseUrl: world.sandbox.url },
 	});
-	const trigger = webhookTrigger(TRIGGER, parameters, { credential });
+	const trigger = webhookTrigger(BOT_TRIGGER, parameters, { credential });
 	const { nodes, connections, settings } = linearWorkflow(undefined, name, [trigger]);
 	const workflow = await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } });
 	return { id: workflow.id, name, credential: credential.name, credentialId: credential.id, webhookId: trigger.webhookId, bot };
@@ -76,7 +77,7 @@ function checkRefusal(t, label, refusal, first, second) {
 	t.note(`${label}: ${refusal.how} (${refusal.seconds.toFixed(1)} s)`);
 	t.check(
 		`${label} is refused, naming the bot's credential and the workflow that has it`,
-		refusal.message.includes(`Another active workflow already receives the bot of the credential "${second.credential}": "${first.name}" (ID ${first.id}, node "${TRIGGER}")`),
+		refusal.message.includes(`Another active workflow already receives the bot of the credential "${second.credential}": "${first.name}" (ID ${first.id}, node "${BOT_TRIGGER}")`),
 		refusal.message,
 	);
 	t.check('… and saying what to do', refusal.message.includes('Deactivate that workflow first, or choose another bot\'s credential here'), refusal.message);
@@ -97,7 +98,7 @@ export async function startManyBots(world, t) {
 	const deliverTo = async (index, text, count) => {
 		await admin.act('send-message', { userId: sara.user_id, botId: bots[index].bot_id, text });
 		const executions = await world.waitForExecutions(workflows[index].id, { count, timeoutMs: 30_000 }).catch(() => []);
-		return executions.map((execution) => nodeItems(execution, TRIGGER)[0]);
+		return executions.map((execution) => nodeItems(execution, BOT_TRIGGER)[0]);
 	};
 
 	for (const workflow of workflows) await world.activate(workflow.id);

@@ -413,7 +413,7 @@ function probeButtonId(type: string, where: 'chat' | 'inline' | 'alone'): string
 function probeButton(type: string, where: 'chat' | 'inline' | 'alone'): Record<string, unknown> {
 	const button: Record<string, unknown> = { id: probeButtonId(type, where), type, button_text: type };
 	const fields = {
-		Selection: { selectionSearch: 'None', selectionGet: 'Local', selectionItems: 'یک\nدو\nسه', columns: 1, title: 'Selection' },
+		Selection: { selectionSearch: 'None', selectionItems: 'یک\nدو\nسه', columns: 1, title: 'Selection' },
 		Calendar: { calendarType: 'DatePersian', minYear: 1395, maxYear: 1415, title: 'Calendar' },
 		NumberPicker: { minValue: 1, maxValue: 100, title: 'NumberPicker' },
 		StringPicker: { choices: 'قرمز\nسبز\nآبی', title: 'StringPicker' },

@@ -133,7 +133,7 @@ export function userSendMessage(state: SandboxState, input: UserMessageInput): S
 	if (input.fileId) {
 		const record = state.files.get(input.fileId);
 		if (!record) throw new ActionError(`no file ${input.fileId}`, 404);
-		file = { file_id: record.file_id, file_name: record.file_name, size: String(record.bytes.length) };
+		file = { file_id: record.file_id, file_name: record.file_name, ...sizeOfSentFile(record.bytes.length, state.config.fileSizeInMessages) };
 	}
 	return userMessage(state, chat, input.userId, {
 		text: input.text,
@@ -143,6 +143,13 @@ export function userSendMessage(state: SandboxState, input: UserMessageInput): S
 		location: input.location && { ...input.location },
 		contact_message: input.contact && { ...input.contact },
 	}, { start_id: null, button_id: input.buttonId ?? null });
+}
+
+/** A sent file's `size`, as the knob `fileSizeInMessages` writes it (facts §2: documented as a string). */
+function sizeOfSentFile(bytes: number, style: SandboxState['config']['fileSizeInMessages']): { size?: string } {
+	if (style === 'absent') return {};
+	// The wire type says string; a service that sends a number is what the knob plays.
+	return { size: style === 'number' ? (bytes as unknown as string) : String(bytes) };
 }
 
 function ownMessage(state: SandboxState, ref: UserMessageRef): { chat: ChatRecord; message: StoredMessage } {

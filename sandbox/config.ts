@@ -118,6 +118,13 @@ export interface SandboxConfig {
 	rateLimit: RateLimitConfig | null;
 	/** Per-type upload limits in bytes (documented values by default; lower them to keep tests fast). */
 	fileSizeLimits: Record<FileType, number>;
+	/**
+	 * How a file a person sends gives its size in the message's `file` (facts §2: documented as a string of
+	 * bytes): 'string', 'number', or 'absent' (no `size`), for a service that leaves it out.
+	 */
+	fileSizeInMessages: 'string' | 'number' | 'absent';
+	/** Whether a download announces the file's length (Content-Length); false sends the body chunked, without one. */
+	downloadContentLength: boolean;
 	/** Updates kept per bot; older ones fall out of the getUpdates backlog. */
 	updateRetention: number;
 	/** getUpdates `limit` when absent, and the most it will return (larger values are clamped). */
@@ -209,6 +216,8 @@ export function defaultConfig(): SandboxConfig {
 		latencyMs: 0,
 		rateLimit: null,
 		fileSizeLimits: { ...FILE_SIZE_LIMITS },
+		fileSizeInMessages: 'string',
+		downloadContentLength: true,
 		updateRetention: 100_000,
 		defaultUpdatesLimit: 100,
 		maxUpdatesLimit: 100,
@@ -247,6 +256,7 @@ const BOOLEAN_KEYS = [
 	'groupPrivacy',
 	'rejectSendAfterStop',
 	'endpointStopsPolling',
+	'downloadContentLength',
 ] as const;
 const NUMBER_KEYS = [
 	'errorHttpStatus',
@@ -291,6 +301,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'inlineInputAnswers',
 		'phoneAnswer',
 		'answerOnlyFrom',
+		'fileSizeInMessages',
 	]);
 	for (const key of Object.keys(input)) {
 		if (!known.has(key)) throw new Error(`unknown config key "${key}"`);
@@ -368,6 +379,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 	oneOf(input, 'endpointRemoval', ENDPOINT_REMOVALS);
 	oneOf(input, 'inlineInputAnswers', ['inlineMessage', 'newMessage']);
 	oneOf(input, 'phoneAnswer', ['contactMessage', 'text']);
+	oneOf(input, 'fileSizeInMessages', ['string', 'number', 'absent']);
 	if ('unknownOffset' in input && !['error', 'restart'].includes(input.unknownOffset as string)) {
 		throw new Error('unknownOffset must be error or restart');
 	}

@@ -15,6 +15,7 @@ const FAULT_KINDS = [
 	'drop',
 	'duplicateUpdate',
 	'duplicateDelivery',
+	'slow',
 ] as const;
 type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,6 +45,8 @@ export interface FaultSpec {
 	ms?: number;
 	/** drop kind: process the request first (its effect happens), then drop the connection. */
 	afterEffect?: boolean;
+	/** slow kind (downloads only): the file's body goes out at this many bytes a second. */
+	bytesPerSecond?: number;
 }
 
 export interface ActiveFault extends FaultSpec {
@@ -71,6 +74,10 @@ export class FaultQueue {
 			throw new Error('times must be a positive integer, Infinity or -1');
 		}
 		if (spec.kind === 'delay' && !(typeof spec.ms === 'number' && spec.ms >= 0)) throw new Error('delay needs ms >= 0');
+		if (spec.kind === 'slow') {
+			if (spec.method !== 'download') throw new Error('slow is a fault of downloads: give method "download"');
+			if (!(typeof spec.bytesPerSecond === 'number' && spec.bytesPerSecond > 0)) throw new Error('slow needs bytesPerSecond > 0');
+		}
 		if (spec.retryAfterSeconds !== undefined && !(typeof spec.retryAfterSeconds === 'number' && spec.retryAfterSeconds >= 0)) {
 			throw new Error('retryAfterSeconds must be a number >= 0');
 		}

@@ -194,7 +194,7 @@ export async function handleDownload(context: FilesContext, req: IncomingMessage
 	const file = context.state.files.get(fileId);
 	const fault = context.faults.take({ kind: 'download' });
 	if (fault?.kind === 'delay') await sleep(fault.ms ?? 0);
-	if (fault && fault.kind !== 'delay' && fault.kind !== 'truncated') {
+	if (fault && fault.kind !== 'delay' && fault.kind !== 'truncated' && fault.kind !== 'slow') {
 		const answer = answerWithFault(fault, () => failure(context, 'unreachable'));
 		finish(answer?.httpStatus ?? null, fault.kind);
 		if (answer) send(res, answer.httpStatus, answer.body, answer.contentType, answer.headers);
@@ -211,22 +211,65 @@ export async function handleDownload(context: FilesContext, req: IncomingMessage
 		send(res, 404, JSON.stringify({ status: 'INVALID_INPUT', dev_message: 'file not found' }));
 		return;
 	}
-	finish(200, fault?.kind);
+	const length = context.config.downloadContentLength ? { 'Content-Length': String(file.bytes.length) } : {};
 	res.writeHead(200, {
 		'Content-Type': file.mime_type,
-		'Content-Length': String(file.bytes.length),
+		...length,
 		'Content-Disposition': contentDisposition(file.file_name),
 	});
 	if (req.method === 'HEAD') {
+		finish(200, fault?.kind);
 		res.end();
 		return;
 	}
-	if (fault?.kind === 'truncated') {
-		// Promise the whole file, send half, then cut the connection.
-		res.write(file.bytes.subarray(0, Math.floor(file.bytes.length / 2)), () => res.destroy());
-		return;
+	// Promise the whole file, send half, then cut the connection.
+	const cutAt = fault?.kind === 'truncated' ? Math.floor(file.bytes.length / 2) : undefined;
+	entry.sentBytes = 0;
+	await sendBody(res, file.bytes, {
+		cutAt,
+		bytesPerSecond: fault?.kind === 'slow' ? fault.bytesPerSecond : undefined,
+		sent: (bytes) => (entry.sentBytes = bytes),
+	});
+	finish(200, fault?.kind);
+}
+
+/** Chunks of a download's body: small enough that a client stopping early is seen, big enough to be cheap. */
+const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Writes the body chunk by chunk, each once the one before has gone out (so `sent` counts what left, and a
+ * client that stops reading or goes away stops it), at `bytesPerSecond` if given (a tenth of it ten times a
+ * second), up to `cutAt` bytes if given (then the connection is cut).
+ */
+async function sendBody(
+	res: ServerResponse,
+	bytes: Buffer,
+	options: { cutAt?: number; bytesPerSecond?: number; sent: (bytes: number) => void },
+): Promise<void> {
+	const end = options.cutAt ?? bytes.length;
+	const chunkBytes = options.bytesPerSecond ? Math.max(1, Math.floor(options.bytesPerSecond / 10)) : DOWNLOAD_CHUNK_BYTES;
+	let offset = 0;
+	let closed = false;
+	res.once('close', () => (closed = true));
+	while (offset < end && !closed) {
+		const chunk = bytes.subarray(offset, Math.min(end, offset + chunkBytes));
+		// A chunk still queued when the client goes away may never call back: 'close' ends the wait too.
+		const written = await new Promise<boolean>((resolve) => {
+			const gone = () => resolve(false);
+			res.once('close', gone);
+			res.write(chunk, (error) => {
+				res.off('close', gone);
+				resolve(!error);
+			});
+		});
+		if (!written) break;
+		offset += chunk.length;
+		options.sent(offset);
+		if (options.bytesPerSecond && offset < end) await sleep(100);
 	}
-	res.end(file.bytes);
+	if (closed || offset < end) return;
+	if (options.cutAt !== undefined) res.destroy();
+	else await new Promise<void>((resolve) => res.end(resolve));
 }
 
 /** `attachment; filename="…"`, plus RFC 5987 `filename*=UTF-8''…` when the name is not plain ASCII. */

@@ -97,10 +97,15 @@ function typedText(text: string, textbox: Record<string, unknown>): string {
 	return text;
 }
 
+/** The date with Persian (۰-۹) and Arabic (٠-٩) digits as ASCII ones, for checking it: a phone may write either. */
+function asciiDigits(text: string): string {
+	return text.replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0)).replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660));
+}
+
 function pickedDate(date: string, calendar: Record<string, unknown>): string {
-	const match = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})$/.exec(date);
+	const match = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})$/.exec(asciiDigits(date));
 	const [year, month, day] = match ? [match[1], match[3], match[4]].map(Number) : [];
-	if (!match || month < 1 || month > 12 || day < 1 || day > 31) throw new ActionError(`date must be YYYY-MM-DD or YYYY/MM/DD; got ${JSON.stringify(date)}`);
+	if (!match || month < 1 || month > 12 || day < 1 || day > 31) throw new ActionError(`date must be YYYY-MM-DD or YYYY/MM/DD (any digits); got ${JSON.stringify(date)}`);
 	const [min, max] = [Number(calendar.min_year), Number(calendar.max_year)];
 	if ((calendar.min_year !== undefined && year < min) || (calendar.max_year !== undefined && year > max)) {
 		throw new ActionError(`this Calendar offers the years ${String(calendar.min_year ?? '…')} to ${String(calendar.max_year ?? '…')}; got ${year}`);

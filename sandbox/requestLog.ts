@@ -23,6 +23,8 @@ export interface RequestLogEntry {
 	at: number;
 	durationMs: number | null;
 	fault?: string;
+	/** A download: the bytes of the file's body that went out before it ended, or the client stopped it. */
+	sentBytes?: number;
 }
 
 export type NewRequestLogEntry = Pick<RequestLogEntry, 'method' | 'path' | 'body' | 'tokenValid' | 'botId' | 'at'>;

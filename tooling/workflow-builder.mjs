@@ -46,26 +46,30 @@ export function linearWorkflow(id, name, nodes) {
 }
 
 /**
- * The nodes of an approval asked from outside: an n8n Webhook node (POST `path`, body `{ chatId, text }`) →
- * Rubika Send and Wait (Approval: `approvalType` double, two buttons, or single, Approve only; Answer In
- * `answerIn`) named `ask` → a No Op named `after`.
- * `webhookIds` pins the two webhook ids where a run must keep its addresses (a benchmark's imported workflow).
+ * The nodes of questions asked from outside: an n8n Webhook node (POST `path`, body `{ chatId, text }`) → one
+ * Rubika Send and Wait per entry of `questions`, in that order (`{ name, parameters }`: the node's name and its
+ * parameters besides the chat, which comes from the body; the first one's message is the body's text unless its
+ * parameters say otherwise) → a No Op named `after`.
+ * `webhookIds` pins the Webhook node's (`start`) and the first question's (`ask`) webhook ids where a run must keep
+ * its addresses (a benchmark's imported workflow).
  */
-export function approvalQuestionNodes({ path, answerIn, credential, options = {}, labels, approvalType = 'double', ask = 'Ask', after = 'After', webhookIds = {} }) {
-	const question = rubika(
-		ask,
-		{
-			resource: 'message',
-			operation: 'sendAndWait',
-			chatId: '={{ $json.body.chatId }}',
-			message: '={{ $json.body.text }}',
-			responseType: 'approval',
-			approvalOptions: { values: { approvalType, ...labels } },
-			answerIn,
-			options,
-		},
-		{ credential, webhookId: webhookIds.ask ?? randomUUID() },
+export function questionNodes({ path, credential, questions, after = 'After', webhookIds = {} }) {
+	const asked = questions.map(({ name, parameters }, index) =>
+		rubika(
+			name,
+			{ resource: 'message', operation: 'sendAndWait', chatId: "={{ $('Start').first().json.body.chatId }}", message: '={{ $json.body.text }}', options: {}, ...parameters },
+			{ credential, webhookId: (index === 0 && webhookIds.ask) || randomUUID() },
+		),
 	);
 	const start = node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: webhookIds.start ?? randomUUID() });
-	return [start, question, noOp(after)];
+	return [start, ...asked, noOp(after)];
+}
+
+/**
+ * The nodes of an approval asked from outside (questionNodes with one question): Rubika Send and Wait (Approval:
+ * `approvalType` double, two buttons, or single, Approve only; Answer In `answerIn`) named `ask`.
+ */
+export function approvalQuestionNodes({ path, answerIn, credential, options = {}, labels, approvalType = 'double', ask = 'Ask', after = 'After', webhookIds = {} }) {
+	const parameters = { responseType: 'approval', approvalOptions: { values: { approvalType, ...labels } }, answerIn, options };
+	return questionNodes({ path, credential, questions: [{ name: ask, parameters }], after, webhookIds });
 }

@@ -11,14 +11,24 @@
  * While all 100 are active, one bot gets messages at random gaps: latency from sending to its execution's
  * start (n8n's startedAt), p50/p95, with 99 others idling.
  *
- * Every window falls within the triggers' first five quiet minutes, when they read once a second (Interval);
- * afterwards they slow to Idle Interval (3 s by default) and cost a third of it.
+ * Every one of those windows falls within the triggers' first quiet minutes, when they read once a second
+ * (Interval); after Idle After (15 minutes by default) they slow to Idle Interval (3 s).
+ *
+ * At rest, the defaults against today's settings (before issue 33: Idle After 5 minutes, Idle Interval 3 s, no
+ * faster reading during a conversation), first of all: `rest.bots` bots of each, all published at once and left
+ * without an update. Window 1 once today's have slowed down (the defaults still read every second), window 2 once
+ * the defaults have too, then today's are unpublished and window 3 has the defaults alone. CPU above n8n's own
+ * idle (no trigger): the defaults at rest = window 3; today's at rest = window 2 − window 3 (same length); the
+ * defaults before Idle After = window 1 − today's at rest. Requests per bot per minute come from the sandbox's
+ * log, per bot, in each window.
  */
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { caseMain, importTooling } from '../lib/proc';
+import { untilEveryBotReads } from '../lib/reading';
 import type { CpuWindow } from '../lib/procCpu';
 import { cpuBetween, sampleCpu } from '../lib/procCpu';
 import { percentile } from '../lib/stats';
@@ -29,6 +39,27 @@ interface Input {
 	messages: number;
 	minGapMs: number;
 	maxGapMs: number;
+	/**
+	 * The defaults against today's settings at rest (absent: not measured): bots per setting, window length, and
+	 * for a quick check an Idle After (minutes) that both settings use instead of their own.
+	 */
+	rest?: { bots: number; windowMs: number; idleAfterMinutes?: number };
+}
+
+/** One setting's share of a window at rest: requests per bot per minute, and CPU per bot above n8n's idle. */
+export interface RestShare {
+	getUpdatesPerBotPerMinute: number;
+	percentOfCorePerBot: number;
+}
+
+export interface RestResult {
+	bots: number;
+	/** Idle After of each setting, in minutes, as they ran. */
+	idleAfterMinutes: { defaults: number; today: number };
+	windows: Array<{ label: string; seconds: number; cpu: CpuWindow; getUpdates: { defaults: number; today: number }; loadAvg1: number }>;
+	defaultsAtRest: RestShare;
+	todayAtRest: RestShare;
+	defaultsBeforeIdle: RestShare;
 }
 
 export interface IdleRow {
@@ -61,6 +92,7 @@ export interface B8Result {
 	rows: IdleRow[];
 	latency: { bots: number; sent: number; delivered: number; p50Ms: number; p95Ms: number; maxMs: number };
 	activationSeconds: number;
+	rest?: RestResult;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -83,6 +115,14 @@ async function requestLoop(paths: { nodeBin: string; dir: string }, client: 'raw
 const workflowId = (index: number) => `benchB8Idle${String(index).padStart(5, '0')}`;
 const credentialId = (index: number) => `benchB8Cred${String(index).padStart(5, '0')}`;
 
+type RestSetting = 'defaults' | 'today';
+const REST_SETTINGS: RestSetting[] = ['defaults', 'today'];
+/** The reading settings before issue 33 (the trigger's options), and the defaults' Idle After, in minutes. */
+const TODAY_OPTIONS = { idleAfter: 5, idleInterval: 3, conversationInterval: 1 };
+const DEFAULT_IDLE_AFTER_MINUTES = 15;
+const restWorkflowId = (setting: RestSetting, index: number) => `benchB8Rest${setting === 'today' ? 'T' : 'D'}${String(index).padStart(3, '0')}`;
+const restCredentialId = (setting: RestSetting, index: number) => `benchB8RCred${setting === 'today' ? 'T' : 'D'}${String(index).padStart(3, '0')}`;
+
 caseMain<Input, B8Result>(async (input) => {
 	const [worldLib, builder, n8n] = await Promise.all([importTooling('world.mjs'), importTooling('workflow-builder.mjs'), importTooling('n8n.mjs')]);
 	const { noOp, linearWorkflow, readingTrigger } = builder;
@@ -93,6 +133,23 @@ caseMain<Input, B8Result>(async (input) => {
 			noOp('NoOp'),
 		]),
 	);
+	const rest = input.rest;
+	const restOptions = (setting: RestSetting) => {
+		const options: Record<string, number> = setting === 'today' ? { ...TODAY_OPTIONS } : {};
+		if (rest?.idleAfterMinutes !== undefined) options.idleAfter = rest.idleAfterMinutes;
+		return options;
+	};
+	for (const setting of rest ? REST_SETTINGS : []) {
+		for (let index = 0; index < rest!.bots; index++) {
+			const name = `B8 rest bot ${index + 1} (${setting})`;
+			workflows.push(
+				linearWorkflow(restWorkflowId(setting, index), name, [
+					readingTrigger('Rubika Trigger', { updateTypes: ['NewMessage'], options: restOptions(setting) }, { credential: { id: restCredentialId(setting, index), name } }),
+					noOp('NoOp'),
+				]),
+			);
+		}
+	}
 	log('building and packing the package, preparing n8n…');
 	const pack = await worldLib.packOnce({ build: true, log });
 	let world: any;
@@ -106,6 +163,21 @@ caseMain<Input, B8Result>(async (input) => {
 			world.ctx,
 			tokens.map((token, index) => ({ id: credentialId(index), name: `B8 bot ${index + 1}`, type: 'rubikaApi', data: { accessToken: token, baseUrl: world.sandbox.url } })),
 		);
+		// The bots at rest: new bots of their own, each with its credential.
+		const restBots: Array<{ setting: RestSetting; index: number; botId: string; name: string; token: string }> = [];
+		for (const setting of rest ? REST_SETTINGS : []) {
+			for (let index = 0; index < rest!.bots; index++) {
+				const name = `B8 rest bot ${index + 1} (${setting})`;
+				const bot = await admin.call('POST', '/bots', { bot_title: name });
+				restBots.push({ setting, index, botId: bot.bot_id, name, token: bot.token });
+			}
+		}
+		if (restBots.length > 0) {
+			await n8n.importCredentials(
+				world.ctx,
+				restBots.map((bot) => ({ id: restCredentialId(bot.setting, bot.index), name: bot.name, type: 'rubikaApi', data: { accessToken: bot.token, baseUrl: world.sandbox.url } })),
+			);
+		}
 		const server = await world.server();
 		const pid: number = server.pid;
 		const getUpdatesSince = async (from: number) => ((await admin.requests('getUpdates')) as Array<{ at: number }>).filter((entry) => entry.at >= from).length;
@@ -121,6 +193,47 @@ caseMain<Input, B8Result>(async (input) => {
 		await sleep(STARTUP_SETTLE_MS);
 		const noneBefore = await measure();
 		log(`no trigger, before: n8n ${noneBefore.cpu.percentOfCore.toFixed(2)} % of a core`);
+
+		// --- at rest: the defaults against today's settings -------------------------------------------
+		type RawRestWindow = { label: string; cpu: CpuWindow; getUpdates: Record<RestSetting, number>; loadAvg1: number };
+		const restWindows: RawRestWindow[] = [];
+		let idleAfterMinutes = { defaults: DEFAULT_IDLE_AFTER_MINUTES, today: TODAY_OPTIONS.idleAfter };
+		if (rest) {
+			if (rest.idleAfterMinutes !== undefined) idleAfterMinutes = { defaults: rest.idleAfterMinutes, today: rest.idleAfterMinutes };
+			for (const bot of restBots) await world.activate(restWorkflowId(bot.setting, bot.index));
+			await untilEveryBotReads(admin, restBots.map((bot) => bot.botId), 60_000);
+			// Each reader's quiet clock starts when it starts; the last one started by now.
+			const restStart = Date.now();
+			log(`${restBots.length} bots at rest (${rest.bots} with the defaults, ${rest.bots} with today's settings)`);
+			const restWindow = async (label: string) => {
+				const before = sampleCpu(pid);
+				await sleep(rest.windowMs);
+				const after = sampleCpu(pid);
+				const requests = ((await admin.requests('getUpdates')) as Array<{ at: number; botId: string | null }>).filter((entry) => entry.at >= before.at && entry.at < after.at);
+				const getUpdates = {} as Record<RestSetting, number>;
+				for (const setting of REST_SETTINGS) {
+					const ids = new Set(restBots.filter((bot) => bot.setting === setting).map((bot) => bot.botId));
+					getUpdates[setting] = requests.filter((entry) => entry.botId !== null && ids.has(entry.botId)).length;
+				}
+				const window = { label, cpu: cpuBetween(before, after), getUpdates, loadAvg1: os.loadavg()[0] };
+				log(`rest, ${label}: getUpdates ${getUpdates.defaults} (defaults) + ${getUpdates.today} (today's), n8n ${window.cpu.percentOfCore.toFixed(2)} % of a core, load ${window.loadAvg1.toFixed(2)}`);
+				restWindows.push(window);
+			};
+			const untilQuietFor = async (minutes: number) => {
+				const wait = restStart + minutes * 60_000 + 20_000 - Date.now();
+				log(`waiting ${Math.round(Math.max(0, wait) / 1000)} s…`);
+				if (wait > 0) await sleep(wait);
+			};
+			await untilQuietFor(idleAfterMinutes.today);
+			await restWindow('1: today\'s at rest, the defaults before Idle After');
+			await untilQuietFor(idleAfterMinutes.defaults);
+			await restWindow('2: both at rest');
+			for (const bot of restBots.filter((b) => b.setting === 'today')) await world.deactivate(restWorkflowId(bot.setting, bot.index));
+			await sleep(SETTLE_MS);
+			await restWindow('3: the defaults alone at rest');
+			for (const bot of restBots.filter((b) => b.setting === 'defaults')) await world.deactivate(restWorkflowId(bot.setting, bot.index));
+			await sleep(SETTLE_MS);
+		}
 
 		// Smallest first, activating more bots between the windows: n8n 2.41 publishes and unpublishes in the
 		// background, so each window waits until every active trigger reads (the request rate) and n8n settles.
@@ -203,6 +316,29 @@ caseMain<Input, B8Result>(async (input) => {
 			log(`${bots} idle bots: ${row.msPerRequest.toFixed(2)} ms per request above n8n's idle (raw loop ${raw.msPerRequest.toFixed(2)} ms, n8n's client ${n8nClient.msPerRequest.toFixed(2)} ms at ${rate.toFixed(1)}/s), ${row.percentOfCorePerBot.toFixed(3)} % of a core per bot`);
 		}
 
+		// The rest windows' shares, above n8n's own idle (no trigger, after every window).
+		let restResult: RestResult | undefined;
+		if (rest && restWindows.length === 3) {
+			const noneMsPerSecond = none.cpu.treeMs / none.cpu.seconds;
+			const aboveIdle = (w: RawRestWindow) => w.cpu.treeMs - noneMsPerSecond * w.cpu.seconds;
+			const share = (cpuMs: number, requests: number, seconds: number): RestShare => ({
+				getUpdatesPerBotPerMinute: requests / rest.bots / (seconds / 60),
+				percentOfCorePerBot: ((cpuMs / (seconds * 1000)) * 100) / rest.bots,
+			});
+			const [w1, w2, w3] = restWindows;
+			const defaultsAtRestMsPerSecond = aboveIdle(w3) / w3.cpu.seconds;
+			const todayAtRestMsPerSecond = (aboveIdle(w2) - defaultsAtRestMsPerSecond * w2.cpu.seconds) / w2.cpu.seconds;
+			restResult = {
+				bots: rest.bots,
+				idleAfterMinutes,
+				windows: restWindows.map((w) => ({ label: w.label, seconds: w.cpu.seconds, cpu: w.cpu, getUpdates: w.getUpdates, loadAvg1: w.loadAvg1 })),
+				defaultsAtRest: share(aboveIdle(w3), w3.getUpdates.defaults, w3.cpu.seconds),
+				todayAtRest: share(todayAtRestMsPerSecond * w2.cpu.seconds, w2.getUpdates.today, w2.cpu.seconds),
+				defaultsBeforeIdle: share(aboveIdle(w1) - todayAtRestMsPerSecond * w1.cpu.seconds, w1.getUpdates.defaults, w1.cpu.seconds),
+			};
+			log(`rest: the defaults ${restResult.defaultsAtRest.percentOfCorePerBot.toFixed(3)} % of a core per bot, today's ${restResult.todayAtRest.percentOfCorePerBot.toFixed(3)} %`);
+		}
+
 		return {
 			n8nVersion: world.version,
 			none: { seconds: none.cpu.seconds, cpu: none.cpu },
@@ -210,6 +346,7 @@ caseMain<Input, B8Result>(async (input) => {
 			rows,
 			latency,
 			activationSeconds,
+			rest: restResult,
 		};
 	} finally {
 		await world?.close().catch(() => {});

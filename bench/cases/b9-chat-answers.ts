@@ -63,7 +63,8 @@ export interface B9Result {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const N8N_VERSION = '2.41.1';
+/** n8n 2.41.1 unless RUBIKA_BENCH_N8N names another installed version (2.8.4), to check a path there too. */
+const N8N_VERSION = process.env.RUBIKA_BENCH_N8N ?? '2.41.1';
 const ASK = 'Ask';
 const AFTER = 'After';
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';

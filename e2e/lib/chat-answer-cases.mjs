@@ -14,11 +14,17 @@
 // with either way of receiving; Buttons Under the Message only by webhook); Restrict to User IDs in a group (the Unauthorized
 // Reply, then the allowed person decides); the links with a proof when Rubika refuses the buttons; a tap after
 // Limit Wait Time, once n8n has gone on (n8n looks for expired waits once a minute: up to a minute). In queue
-// mode also: each decided execution ran on a worker when it started and again when it was resumed. What n8n
+// mode also: each decided execution ran on a worker when it started and again when it was resumed.
+// The other kinds of question (issue 33): a chain of seven (a choice, a text, a date, a number, an item, a phone
+// number, a place) on the chat keypad with the trigger by reading and another under the message with the trigger by
+// webhook, answered with the sandbox's answer-button (Persian and Arabic digits, answers under the message as inline
+// messages and as new messages), an answer that is no date (asked again), a hand-made answer and a replayed one;
+// two Number questions in one chat; a choice restricted to a user in a group and tapped from another chat; a Free
+// Text past its time limit. What n8n
 // answered the triggers (from the logs) and each tap's delay until the execution went on are printed.
 import { randomUUID } from 'node:crypto';
 import { BROWSER_UA, eventually } from './reporter.mjs';
-import { approvalQuestionNodes, linearWorkflow, noOp, readingTrigger, webhookTrigger } from '../../tooling/workflow-builder.mjs';
+import { approvalQuestionNodes, linearWorkflow, noOp, questionNodes, readingTrigger, webhookTrigger } from '../../tooling/workflow-builder.mjs';
 import { isFinished, nodeItems, waitForExecution, waitForExecutionList } from '../../tooling/world.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -49,6 +55,36 @@ const questions = (allowed) => ({
 	group: { bot: 'hook', answerIn: 'inlineButtons', options: { allowedUserIds: allowed.user_id, unauthorizedReply: UNAUTHORIZED } },
 	approveOnly: { bot: 'hook', answerIn: 'inlineButtons', options: {}, approvalType: 'single' },
 	keypadApproveOnly: { bot: 'cont', answerIn: 'chatKeypad', options: {}, approvalType: 'single' },
+});
+
+const CHOICES = { choices: { values: [{ label: 'صبح', value: 'morning' }, { label: 'عصر', value: 'evening' }, { label: 'Night' }] } };
+const AGAIN = 'That answer cannot be used (that is not a date). Please answer again.';
+
+/**
+ * Every other kind of question (issue 33), each once, in one execution: a chain of Send and Wait nodes, as a form
+ * of several questions is built. On the chat keypad the date is Persian, the place picked on a map; under the
+ * message the date is Gregorian, the place where the person is.
+ */
+const chainOf = (answerIn) => {
+	const keypad = answerIn === 'chatKeypad';
+	return [
+		{ name: 'Shift', parameters: { responseType: 'choice', ...CHOICES, message: 'Which shift?' } },
+		{ name: 'Name', parameters: { responseType: 'freeText', textLines: keypad ? 'SingleLine' : 'MultiLine', message: 'Your name?' } },
+		{ name: 'Birth date', parameters: { responseType: 'date', calendarType: keypad ? 'DatePersian' : 'DateGregorian', fromYear: keypad ? '1300' : '1950', toYear: keypad ? '1404' : '2030', message: 'Your birth date?' } },
+		{ name: 'Guests', parameters: { responseType: 'number', minNumber: -5, maxNumber: 20, message: 'How many guests?' } },
+		{ name: 'City', parameters: { responseType: 'listItem', listItems: 'Tehran\nShiraz\nTabriz', message: 'Which city?' } },
+		{ name: 'Phone', parameters: { responseType: 'phoneNumber', message: 'Your phone number?' } },
+		{ name: 'Place', parameters: { responseType: 'location', locationKind: keypad ? 'picked' : 'current', message: 'Where?' } },
+	].map((q) => ({ ...q, parameters: { ...q.parameters, answerIn } }));
+};
+
+/** Single questions of the other kinds: Webhook node → Send and Wait named ASK → No Op. */
+const otherQuestions = (allowed) => ({
+	keypadChain: { bot: 'cont', answerIn: 'chatKeypad', chain: chainOf('chatKeypad') },
+	inlineChain: { bot: 'hook', answerIn: 'inlineButtons', chain: chainOf('inlineButtons') },
+	inlineNumber: { bot: 'hook', answerIn: 'inlineButtons', parameters: { responseType: 'number', minNumber: 0, maxNumber: 10 } },
+	groupChoice: { bot: 'hook', answerIn: 'inlineButtons', parameters: { responseType: 'choice', ...CHOICES, options: { allowedUserIds: allowed.user_id, unauthorizedReply: UNAUTHORIZED } } },
+	lateText: { bot: 'hook', answerIn: 'inlineButtons', parameters: { responseType: 'freeText', options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 2, resumeUnit: 'seconds' } } } } },
 });
 
 /**
@@ -108,7 +144,13 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		q.nodeId = nodes[1].id;
 		q.id = await createWorkflow(`Chat answers: ${key}`, nodes);
 	}
-	for (const q of Object.values(QUESTIONS)) await world.activate(q.id);
+	const OTHERS = otherQuestions(reza);
+	for (const [key, q] of Object.entries(OTHERS)) {
+		q.path = `chat-answers-${key}-${randomUUID().slice(0, 8)}`;
+		const chain = q.chain ?? [{ name: ASK, parameters: { ...q.parameters, answerIn: q.answerIn } }];
+		q.id = await createWorkflow(`Chat answers: ${key}`, questionNodes({ path: q.path, credential: credentials[q.bot], questions: chain, after: AFTER }));
+	}
+	for (const q of [...Object.values(QUESTIONS), ...Object.values(OTHERS)]) await world.activate(q.id);
 	await world.activate(hookId);
 	// The trigger by reading starts from now: wait until it reads in its loop before anyone writes to the bot.
 	await world.activate(contId);
@@ -122,7 +164,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	if (!t.check(`the Approvals Bot's trigger by webhook registered both endpoints at ${webhookBase} (WEBHOOK_URL)`, atWebhookBase, endpoints)) return;
 	const hookUrl = endpoints[0].url;
 	await waitForWebhook(hookUrl.slice(`${webhookBase}/webhook/`.length));
-	for (const q of Object.values(QUESTIONS)) await waitForWebhook(q.path);
+	for (const q of [...Object.values(QUESTIONS), ...Object.values(OTHERS)]) await waitForWebhook(q.path);
 
 	// --- helpers ------------------------------------------------------------------------------
 	const execution = (id) => world.publicApi(`/executions/${id}?includeData=true`);
@@ -135,24 +177,39 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		(await waitForExecutionList(world.publicApi, workflowId, (list) => list.filter(isFinished).length >= count, { timeoutMs: 30_000 })).filter(isFinished);
 	const keypadOf = async (q, chatId, message) => (q.answerIn === 'chatKeypad' ? (await admin.chat(chatId)).chat_keypad : message.inline_keypad);
 	/**
-	 * Asks a question in a chat; resolves the bot's message, its answer buttons (or links) and the waiting
-	 * execution's id, which the buttons carry (`sw1.<execution>.…`), as the links do (`/webhook-waiting/<id>/`).
+	 * The bot's question `text` once it is in the chat (a message not in `before`), its answer buttons (or links; on
+	 * the chat keypad once the keypad shows a `buttonType` button, the question's own) and the waiting execution's
+	 * id, which the buttons carry (`sw1.<execution>.…`), as the links do (`/webhook-waiting/<id>/`).
 	 */
-	const askIn = async (key, chatId, text) => {
-		const q = QUESTIONS[key];
-		const before = new Set((await admin.messages(chatId)).map((m) => m.message_id));
-		const res = await fetch(`${webhookBase}/webhook/${q.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text }) });
-		await res.text();
-		if (res.status !== 200) throw new Error(`POST /webhook/${q.path} answered ${res.status}`);
-		const message = await eventually(async () => (await admin.messages(chatId)).find((m) => m.sender_type === 'Bot' && !before.has(m.message_id) && m.text?.startsWith(text)), { timeoutMs: 30_000 });
+	const questionIn = async (q, chatId, text, before, buttonType) => {
+		let message;
+		let buttons = [];
+		await eventually(
+			async () => {
+				message = (await admin.messages(chatId)).find((m) => m.sender_type === 'Bot' && !before.has(m.message_id) && m.text?.startsWith(text));
+				buttons = message ? ((await keypadOf(q, chatId, message))?.rows?.flatMap((row) => row.buttons) ?? []) : [];
+				return message && (buttonType === undefined || buttons[0]?.type === buttonType);
+			},
+			{ timeoutMs: 30_000 },
+		);
 		if (!message) throw new Error(`the bot's question "${text}" did not arrive`);
-		const buttons = (await keypadOf(q, chatId, message))?.rows?.flatMap((row) => row.buttons) ?? [];
 		const first = buttons[0];
 		const id = first?.type === 'Link' ? new URL(first.button_link.link_url).pathname.split('/')[2] : first?.id?.split('.')[1];
 		const waiting = await eventually(async () => (await statusOf(id)) === 'waiting', { timeoutMs: 30_000 });
 		if (!waiting) throw new Error(`execution ${id} of "${text}" does not wait (${await statusOf(id)})`);
 		return { id, message, buttons, approve: buttons[0], decline: buttons[1], chatId, q };
 	};
+	const messageIds = async (chatId) => new Set((await admin.messages(chatId)).map((m) => m.message_id));
+	/** Starts a question's workflow (its Webhook node) in a chat; resolves its first question (questionIn). */
+	const ask = async (q, chatId, text, buttonType) => {
+		const before = await messageIds(chatId);
+		const res = await fetch(`${webhookBase}/webhook/${q.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text }) });
+		await res.text();
+		if (res.status !== 200) throw new Error(`POST /webhook/${q.path} answered ${res.status}`);
+		return questionIn(q, chatId, text, before, buttonType);
+	};
+	/** Asks an approval of QUESTIONS in a chat. */
+	const askIn = (key, chatId, text) => ask(QUESTIONS[key], chatId, text);
 	/** A person taps an answer button; resolves when the tap left the sandbox (delivery or update). */
 	const tap = async (question, button, user = sara) => {
 		const at = Date.now();
@@ -160,8 +217,22 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		else await admin.act('tap-inline-button', { userId: user.user_id, chatId: question.chatId, messageId: question.message.message_id, buttonId: button.id });
 		return at;
 	};
-	/** Queue mode: a worker ran the execution when it started and again when it went on (main and the webhook process ran none of it). */
-	const onWorkers = (label, id) => workerStarts && t.check(`${label}: run on a worker at the start and again after the wait`, workerStarts(id).length === 2, workerStarts(id));
+	/**
+	 * A person answers the question's input button with `values` (the sandbox's answer-button: text, date, number,
+	 * item, phoneNumber or location), on the chat keypad or under the question's message.
+	 */
+	const answerInput = async (question, values, user = sara) => {
+		const at = Date.now();
+		const where = question.q.answerIn === 'chatKeypad' ? {} : { messageId: question.message.message_id };
+		await admin.act('answer-button', { userId: user.user_id, chatId: question.chatId, buttonId: question.buttons[0].id, ...where, ...values });
+		return at;
+	};
+	/**
+	 * Queue mode: a worker ran the execution when it started and again each time it went on after a wait (main and
+	 * the webhook process ran none of it).
+	 */
+	const onWorkers = (label, id, waits = 1) =>
+		workerStarts && t.check(`${label}: run on a worker at the start and again after ${waits === 1 ? 'the wait' : `each of the ${waits} waits`}`, workerStarts(id).length === waits + 1, workerStarts(id));
 	/**
 	 * The execution after a tap that should decide it; records the tap → next node delay, and with `bot` prints
 	 * where the time went: the sandbox's calls of that bot since the tap (the waiting node's replies).
@@ -232,6 +303,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 
 	// The question with a time limit first: n8n goes on by itself within about a minute, while the rest runs.
 	const late = await t.step('Limit Wait Time: a question that expires in 2 s', () => askIn('late', chats.hook, 'Approve within 2 seconds?'));
+	const lateText = await t.step('Limit Wait Time: a Free Text question that expires in 2 s', () => ask(OTHERS.lateText, chats.hook, 'Write within 2 seconds?', 'Textbox'));
 
 	// --- buttons under the message ----------------------------------------------------------------
 	const approved = await t.step('buttons under the message: Approve', async () => {
@@ -538,6 +610,164 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 		await admin.clearFaults();
 	});
 
+	// --- every other kind of question (issue 33): a chain each way, answered in turn -------------------------
+	/**
+	 * Runs a chain (OTHERS.keypadChain or inlineChain) in a chat: each step waits for its question (the keypad or
+	 * the buttons under it showing its `type` button), calls `answer(question)` and, when `expect` is given, takes
+	 * the answer as the node's `data`; checks every node's output, the buttons gone, the outcomes replied, and
+	 * resolves the execution and its questions.
+	 */
+	const runChain = async (label, q, chatId, steps) => {
+		const before = await messageIds(chatId);
+		const res = await fetch(`${webhookBase}/webhook/${q.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text: label }) });
+		await res.text();
+		const asked = {};
+		for (const [index, step] of steps.entries()) {
+			const { name, parameters } = q.chain[index];
+			asked[name] = await questionIn(q, chatId, parameters.message, before, step.type);
+			await step.answer(asked[name]);
+		}
+		const done = await finished(asked[q.chain[0].name].id);
+		const outputs = Object.fromEntries(q.chain.map(({ name }) => [name, nodeItems(done, name)[0]?.data]));
+		const expected = Object.fromEntries(q.chain.map(({ name }, index) => [name, steps[index].expect]));
+		const picked = Object.fromEntries(Object.entries(outputs).map(([name, data]) => [name, data && Object.fromEntries(Object.keys(expected[name]).map((key) => [key, data[key]]))]));
+		t.eq(`${label}: each node's data is the answer, read plainly`, picked, expected);
+		t.check(
+			`${label}: … every answer answeredIn "chat" by Sara, the execution on to the next node once`,
+			done?.status === 'success' && Object.values(outputs).every((data) => data?.answeredIn === 'chat' && data?.sender_id === sara.user_id) && runs(done, AFTER) === 1,
+			{ status: done?.status, outputs },
+		);
+		const shown = steps.map((step) => `${step.shown} — Sara Karimi`);
+		const replies = await untilTold(
+			() => botMessagesSince(chatId, asked[q.chain[0].name].message.message_id),
+			(list) => shown.every((text) => list.some((m) => m.text === text)),
+		);
+		t.check(`${label}: … each outcome replied ("${shown.join('", "')}")`, shown.every((text) => replies.some((m) => m.text === text)), replies.map((m) => m.text));
+		const gone = await untilTold(
+			async () => (q.answerIn === 'chatKeypad' ? [(await admin.chat(chatId)).chat_keypad] : (await admin.messages(chatId)).filter((m) => Object.values(asked).some((a) => a.message.message_id === m.message_id)).map((m) => m.inline_keypad)),
+			(keypads) => keypads.every(noButtons),
+		);
+		t.check(`${label}: … and the answer buttons are gone`, gone.every(noButtons), gone);
+		onWorkers(label, done?.id ?? asked[q.chain[0].name].id, q.chain.length);
+		return { done, asked };
+	};
+
+	await t.step('every kind of question on the chat keypad, one after another (Rubika Trigger by reading)', async () => {
+		const keypadOnly = (buttonId, text) => admin.act('send-message', { userId: sara.user_id, chatId: chats.cont, text, buttonId });
+		const handled = (await ended(contId)).length;
+		await runChain('keypad chain', OTHERS.keypadChain, chats.cont, [
+			{ type: 'Simple', answer: (question) => tap(question, question.buttons[1]), expect: { value: 'evening', label: 'عصر' }, shown: 'عصر' },
+			{
+				type: 'Textbox',
+				answer: async (question) => {
+					await admin.act('send-message', { userId: sara.user_id, chatId: chats.cont, text: 'a message while the chain waits' });
+					await answerInput(question, { text: 'سارا کریمی' });
+				},
+				expect: { text: 'سارا کریمی' },
+				shown: 'سارا کریمی',
+			},
+			{
+				type: 'Calendar',
+				answer: async (question) => {
+					// A client that writes what it likes with the button's id: the node asks again, the question waits.
+					await keypadOnly(question.buttons[0].id, 'next Friday');
+					const again = await eventually(async () => (await botMessagesSince(chats.cont, question.message.message_id)).find((m) => m.text === AGAIN), { timeoutMs: 15_000 });
+					t.check('an answer that is no date gets the Ask Again Reply; the question keeps waiting, its keypad stays', again && (await statusOf(question.id)) === 'waiting' && !noButtons((await admin.chat(chats.cont)).chat_keypad), again?.text);
+					await answerInput(question, { date: '۱۳۷۵/۰۶/۳۱' });
+				},
+				expect: { date: '1996-09-21', calendar: 'persian', as_picked: '1375-06-31' },
+				shown: '1375-06-31',
+			},
+			// Persian digits typed with the picker's id, as a client may send them.
+			{ type: 'NumberPicker', answer: (question) => keypadOnly(question.buttons[0].id, '۱۲'), expect: { number: 12 }, shown: '12' },
+			{ type: 'StringPicker', answer: (question) => answerInput(question, { item: 'Shiraz' }), expect: { value: 'Shiraz' }, shown: 'Shiraz' },
+			{ type: 'AskMyPhoneNumber', answer: (question) => answerInput(question, { phoneNumber: '+989121234567' }), expect: { phone_number: '+989121234567' }, shown: '+989121234567' },
+			{ type: 'Location', answer: (question) => answerInput(question, { location: { latitude: '35.6892', longitude: '51.3890' } }), expect: { latitude: 35.6892, longitude: 51.389 }, shown: '35.6892, 51.389' },
+		]);
+		const executions = await ended(contId, handled + 1);
+		await sleep(SETTLE_MS);
+		const earlier = new Set(['hello before the question', 'hello while it waits', 'hello after the answer']);
+		const texts = (await ended(contId)).flatMap((e) => nodeItems(e, CONT_TRIGGER).map((item) => item.text)).filter((text) => !earlier.has(text));
+		t.eq('the trigger by reading\'s workflow got the one message written meanwhile, and no answer', texts, ['a message while the chain waits']);
+		t.note(`the trigger by reading's workflow: ${executions.length} executions in all`);
+	});
+
+	await t.step('every kind of question under the message, one after another (Rubika Trigger by webhook)', async () => {
+		const knobs = await admin.config();
+		let nameAnswer;
+		const { asked } = await runChain('chain under the message', OTHERS.inlineChain, chats.hook, [
+			{ type: 'Simple', answer: (question) => tap(question, question.buttons[2]), expect: { value: 'Night', label: 'Night' }, shown: 'Night' },
+			{
+				type: 'Textbox',
+				answer: async (question) => {
+					nameAnswer = await answerInput(question, { text: 'Sara\nKarimi' });
+				},
+				expect: { text: 'Sara\nKarimi' },
+				shown: 'Sara\nKarimi',
+			},
+			// Arabic digits, as a phone set to Arabic may write them.
+			{ type: 'Calendar', answer: (question) => answerInput(question, { date: '٢٠٠٠-٠٢-٢٩' }), expect: { date: '2000-02-29', calendar: 'gregorian', as_picked: '2000-02-29' }, shown: '2000-02-29' },
+			{
+				type: 'NumberPicker',
+				answer: async (question) => {
+					// Answers under a message that come as new messages (one way the libraries disagree on), the phone number as text.
+					await admin.config({ inlineInputAnswers: 'newMessage', phoneAnswer: 'text' });
+					const forged = { execution_id: question.id, decision: 'input', button_id: question.buttons[0].id, chat_id: chats.hook, message_id: question.message.message_id, sender_id: sara.user_id, at: Date.now(), content: { text: '20' } };
+					const answered = await post(`${webhookBase}/webhook-waiting/${question.id}`, { rubikaChatAnswer: forged, mac: 'x'.repeat(43) });
+					await sleep(SETTLE_MS);
+					const next = (await admin.messages(chats.hook)).some((m) => m.text === 'Which city?' && BigInt(m.message_id) > BigInt(question.message.message_id));
+					t.check('a hand-made answer posted to the resume address decides nothing (the question waits, no next question)', !answered.startsWith('HTTP 200') && (await statusOf(question.id)) === 'waiting' && !next, answered);
+					await answerInput(question, { number: -3 });
+				},
+				expect: { number: -3 },
+				shown: '-3',
+			},
+			{ type: 'StringPicker', answer: (question) => answerInput(question, { item: 'Tabriz' }), expect: { value: 'Tabriz' }, shown: 'Tabriz' },
+			{
+				type: 'AskMyPhoneNumber',
+				answer: async (question) => {
+					await answerInput(question, { phoneNumber: '+98 912 765 4321' });
+					await admin.config({ inlineInputAnswers: knobs.inlineInputAnswers, phoneAnswer: knobs.phoneAnswer });
+				},
+				expect: { phone_number: '+989127654321' },
+				shown: '+989127654321',
+			},
+			{ type: 'AskMyLocation', answer: (question) => answerInput(question, { location: { latitude: '-33.8688', longitude: '151.2093' } }), expect: { latitude: -33.8688, longitude: 151.2093 }, shown: '-33.8688, 151.2093' },
+		]);
+		// The Textbox answer, delivered again as Rubika delivered it: n8n has gone on, nothing more runs.
+		const deliveries = await admin.settle();
+		const delivery = deliveries.find((d) => d.kind === 'inline_message' && d.at >= nameAnswer && d.body.inline_message?.aux_data?.button_id === asked.Name.buttons[0].id);
+		const again = delivery && (await post(delivery.url, delivery.body));
+		await sleep(SETTLE_MS);
+		const after = await execution(asked.Name.id);
+		t.check('the Textbox answer\'s delivery posted again decides nothing (each node ran once)', delivery && OTHERS.inlineChain.chain.every(({ name }) => runs(after, name) === 1), { again, runs: OTHERS.inlineChain.chain.map(({ name }) => runs(after, name)) });
+		t.note(`the Textbox answer delivered again: ${again}; n8n and the node: ${handOverLog(asked.Name.id).join(' | ') || '(nothing logged)'}`);
+	});
+
+	await t.step('two Number questions waiting in one chat', async () => {
+		const first = await ask(OTHERS.inlineNumber, chats.hook, 'How many boxes?', 'NumberPicker');
+		const second = await ask(OTHERS.inlineNumber, chats.hook, 'How many crates?', 'NumberPicker');
+		const doneSecond = await decided('second of two Number questions', second, await answerInput(second, { number: 4 }));
+		t.eq('the second question\'s answer goes to the second execution, and the first keeps waiting', [answer(doneSecond)?.number, await statusOf(first.id)], [4, 'waiting']);
+		const doneFirst = await decided('first of two Number questions', first, await answerInput(first, { number: 9 }));
+		t.eq('… then the first question\'s answer to the first', answer(doneFirst)?.number, 9);
+	});
+
+	await t.step('Choose One of Several with Restrict to User IDs in a group, and from another chat', async () => {
+		const question = await ask(OTHERS.groupChoice, group.chat_id, 'When do we meet?', 'Simple');
+		const sinceTap = question.message.message_id;
+		await tap(question, question.buttons[0], sara);
+		const refused = await eventually(async () => (await botMessagesSince(group.chat_id, sinceTap)).find((m) => m.text === UNAUTHORIZED), { timeoutMs: 15_000 });
+		await sleep(SETTLE_MS);
+		t.check('Sara (not allowed) picks a choice: the Unauthorized Reply, the execution waits', refused && (await statusOf(question.id)) === 'waiting', refused?.text);
+		const before = await mark([group.chat_id, chats.rezaHook]);
+		const answered = await post(hookUrl, inlineTap(question, question.buttons[1].id, { sender: reza.user_id, chatId: chats.rezaHook }));
+		t.note(`the question's second choice tapped by Reza in his own chat with the bot: ${answered}`);
+		await changedNothing('a choice of the group\'s question tapped in another chat', question, before);
+		const done = await decided('group choice, the allowed person', question, await tap(question, question.buttons[1], reza));
+		t.check('Reza (allowed) picks "عصر": the execution goes on with its value, sender Reza', done?.status === 'success' && answer(done)?.value === 'evening' && answer(done)?.sender_id === reza.user_id, answer(done));
+	});
+
 	// The Keypad Bot's trigger by reading has done its part. It stops reading now, so that whatever runs before
 	// finish (the tests that follow in a shared world, the other queue-mode scenarios) sees no other reader of
 	// getUpdates.
@@ -568,12 +798,26 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 			t.note(`n8n's answer to the trigger: ${handOverLog(late.id).join(' | ') || '(nothing logged)'}`);
 		});
 
+		await t.step('an answer after Limit Wait Time (Free Text)', async () => {
+			if (!lateText) return;
+			const done = await finished(lateText.id);
+			t.check('the Free Text question with a 2 s limit goes on by itself, without data', done?.status === 'success' && !('data' in (nodeItems(done, AFTER)[0] ?? { data: 1 })), done?.status);
+			const message = (await admin.messages(chats.hook)).find((m) => m.message_id === lateText.message.message_id);
+			if (noButtons(message?.inline_keypad)) return t.note('its Textbox is gone after the time limit');
+			await answerInput(lateText, { text: 'sorry, late' });
+			await admin.settle();
+			await sleep(SETTLE_MS);
+			const after = await execution(lateText.id);
+			t.check('a text written in its Textbox then decides nothing (one run of the node and of the next, the same end)', runs(after, ASK) === 1 && runs(after, AFTER) === 1 && after.stoppedAt === done.stoppedAt, { ask: runs(after, ASK), after: runs(after, AFTER) });
+			t.note(`n8n's answer to the trigger: ${handOverLog(lateText.id).join(' | ') || '(nothing logged)'}`);
+		});
+
 		await t.step('the trigger by webhook\'s own workflow', async () => {
 			await admin.act('send-message', { userId: sara.user_id, chatId: chats.hook, text: 'a message, not a tap' });
 			const executions = await ended(hookId, 1);
 			await sleep(SETTLE_MS);
 			const items = (await ended(hookId)).map((e) => nodeItems(e, HOOK_TRIGGER)[0]?.text);
-			t.eq('after all the taps (under the message and on the keypad), the trigger by webhook\'s workflow ran once: for the one message', items, ['a message, not a tap']);
+			t.eq('after all the taps and answers (under the message and on the keypad), the trigger by webhook\'s workflow ran once: for the one message', items, ['a message, not a tap']);
 			t.note(`(${executions.length} execution)`);
 		});
 

@@ -7,11 +7,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, sortedByName } from '../shared/descriptions';
-import { binaryPropertyNameOption, downloadFilesOption } from '../shared/downloads';
 import type { UpdateEndpointType } from '../shared/types';
 import { updateFiltersProperty, updateTypesProperty } from '../shared/updates/filterFields';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import { addSenderDetailsOption } from '../shared/updates/sender';
+import { binaryPropertyNameOption, downloadFilesOption, maxDownloadTimeOption, maxFileSizeOption } from './downloadFiles';
 import { OTHER_DELIVERY_TYPE } from './webhook/deliveryItem';
 import { webhookRoutes } from './webhook/routes';
 
@@ -23,6 +23,11 @@ export const SECRET_PARAMETER = 'secretLocation';
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 1;
 export const DEFAULT_IDLE_INTERVAL_SECONDS = 3;
+/** Options → Idle After: the quiet minutes before Idle Interval, long enough that a chat's next message after a pause
+ * of ten minutes or so is still read within about a second (issue 33; BENCHMARKS.md B6). */
+export const DEFAULT_IDLE_AFTER_MINUTES = 15;
+export const MAX_IDLE_AFTER_MINUTES = 1440;
+export const DEFAULT_CONVERSATION_INTERVAL_SECONDS = 0.25;
 export const MIN_INTERVAL_SECONDS = 0.2;
 export const MAX_INTERVAL_SECONDS = 3600;
 /** Options → Repeated Tap Window when it is not set. */
@@ -92,12 +97,12 @@ const endpointOptions: Array<{ name: string; value: UpdateEndpointType; descript
 	{
 		name: 'Selection Item Requests (GetSelectionItem)',
 		value: 'GetSelectionItem',
-		description: 'For Selection buttons that load items from the bot. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here for the items of a Selection button whose items come from the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Selection Searches (SearchSelectionItems)',
 		value: 'SearchSelectionItems',
-		description: 'For Selection buttons with API search. Undocumented body: arrives as type "Other".',
+		description: 'Rubika asks here to search a Selection button\'s items on the bot. The body is undocumented and arrives as type "Other"; the answer is always {"status":"OK"}, never items.',
 	},
 	{
 		name: 'Updates (ReceiveUpdate)',
@@ -203,9 +208,7 @@ const firstActivationProperty: INodeProperties = {
 
 const options = optionsCollection([
 	addSenderDetailsOption,
-	downloadFilesOption(
-		'By webhook, Rubika is answered before the download starts, and a file that cannot be downloaded still starts the workflow, without binary data and with file_error saying why.',
-	),
+	downloadFilesOption,
 	{
 		displayName: 'Idle Interval (Seconds)',
 		name: 'idleInterval',
@@ -214,7 +217,27 @@ const options = optionsCollection([
 		default: DEFAULT_IDLE_INTERVAL_SECONDS,
 		displayOptions: readingOption,
 		description:
-			'The wait used instead of Interval once the bot has had no update for five minutes, to save requests while nobody writes. Set it equal to Interval to never slow down.',
+			'The wait used instead of Interval once the bot has had no update for Idle After, to send fewer requests while nobody writes. The first message after such a spell waits up to as long. Set it equal to Interval to never slow down.',
+	},
+	{
+		displayName: 'Idle After (Minutes)',
+		name: 'idleAfter',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_IDLE_AFTER_MINUTES, numberPrecision: 2 },
+		default: DEFAULT_IDLE_AFTER_MINUTES,
+		displayOptions: readingOption,
+		description:
+			'How long the bot must have had no update before the trigger waits Idle Interval instead of Interval. Until then the first message after a pause is read within about Interval; 0 waits Idle Interval whenever no conversation is on.',
+	},
+	{
+		displayName: 'Interval During a Conversation (Seconds)',
+		name: 'conversationInterval',
+		type: 'number',
+		typeOptions: { minValue: MIN_INTERVAL_SECONDS, maxValue: MAX_INTERVAL_SECONDS, numberPrecision: 2 },
+		default: DEFAULT_CONVERSATION_INTERVAL_SECONDS,
+		displayOptions: readingOption,
+		description:
+			'The wait used instead of Interval for a minute after any update, and after the bot posts in a chat from this n8n (a reply, a Send and Wait question): answers and taps on a chat keypad then start their execution within a fraction of a second. At most Interval; set it equal to Interval to never speed up.',
 	},
 	{
 		displayName: 'If Rubika Rejects the Saved Position',
@@ -252,6 +275,8 @@ const options = optionsCollection([
 		description:
 			'How long to wait before asking Rubika again when it had nothing new. While updates keep coming, the next request goes out at once.',
 	},
+	maxDownloadTimeOption,
+	maxFileSizeOption,
 	{
 		displayName: 'Page Size',
 		name: 'pageSize',

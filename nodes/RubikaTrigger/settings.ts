@@ -9,8 +9,6 @@
 import type { IDataObject, IHookFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DownloadSettings } from '../shared/downloads';
-import { readDownloadSettings } from '../shared/downloads';
 import { toNodeError } from '../shared/errors';
 import type { UpdateEndpointType } from '../shared/types';
 import { UPDATE_ENDPOINT_TYPES, UPDATE_TYPES } from '../shared/types';
@@ -18,11 +16,16 @@ import type { UpdateFilterParameters, UpdateFilters } from '../shared/updates/fi
 import { parseUpdateFilters } from '../shared/updates/filters';
 import { INLINE_MESSAGE_TYPE } from '../shared/updates/raw';
 import type { OnRejectedPosition, ReceiveUpdates } from './description';
+import type { DownloadSettings } from './downloadFiles';
+import { readDownloadSettings } from './downloadFiles';
 import {
+	DEFAULT_CONVERSATION_INTERVAL_SECONDS,
+	DEFAULT_IDLE_AFTER_MINUTES,
 	DEFAULT_IDLE_INTERVAL_SECONDS,
 	DEFAULT_INTERVAL_SECONDS,
 	DEFAULT_PAGE_SIZE,
 	DEFAULT_TAP_WINDOW_SECONDS,
+	MAX_IDLE_AFTER_MINUTES,
 	MAX_INTERVAL_SECONDS,
 	MIN_INTERVAL_SECONDS,
 	ON_REJECTED_POSITION,
@@ -42,6 +45,10 @@ export interface ReadingSettings {
 	pageSize: number;
 	intervalMs: number;
 	idleIntervalMs: number;
+	/** Options → Idle After: the quiet time before Idle Interval replaces Interval. */
+	idleAfterMs: number;
+	/** Options → Interval During a Conversation: never longer than Interval. */
+	conversationIntervalMs: number;
 }
 
 /** What the trigger registers and accepts (Receive Updates: By Webhook). */
@@ -111,6 +118,8 @@ function readingSettings(context: TriggerContext, options: IDataObject): Reading
 		pageSize: clampInteger(options.pageSize, 1, 1000, DEFAULT_PAGE_SIZE),
 		intervalMs,
 		idleIntervalMs: Math.max(intervalMs, seconds(options.idleInterval, DEFAULT_IDLE_INTERVAL_SECONDS)),
+		idleAfterMs: Math.round(bounded(options.idleAfter, 0, MAX_IDLE_AFTER_MINUTES, DEFAULT_IDLE_AFTER_MINUTES) * 60_000),
+		conversationIntervalMs: Math.min(intervalMs, seconds(options.conversationInterval, DEFAULT_CONVERSATION_INTERVAL_SECONDS)),
 	};
 }
 
@@ -146,14 +155,18 @@ function checkTypesReachEndpoints(context: TriggerContext, filters: UpdateFilter
 }
 
 /** A number of seconds from the panel, within the allowed range, in milliseconds. */
-function seconds(value: unknown, fallback: number): number {
+/** A number option within [min, max]; `fallback` when it is not set or not a number. */
+function bounded(value: unknown, min: number, max: number, fallback: number): number {
 	const number = Number(value);
-	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback * 1000;
-	return Math.round(Math.min(MAX_INTERVAL_SECONDS, Math.max(MIN_INTERVAL_SECONDS, number)) * 1000);
+	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
+	return Math.min(max, Math.max(min, number));
+}
+
+/** An interval option, in seconds, as milliseconds. */
+function seconds(value: unknown, fallback: number): number {
+	return Math.round(bounded(value, MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, fallback) * 1000);
 }
 
 function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
-	const number = Number(value);
-	if (value === undefined || value === null || value === '' || !Number.isFinite(number)) return fallback;
-	return Math.min(max, Math.max(min, Math.round(number)));
+	return Math.round(bounded(value, min, max, fallback));
 }

@@ -23,9 +23,40 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Every answer button's id starts so: a trigger tells them from the bot's own buttons by it. */
 const ANSWER_BUTTON_PREFIX = 'sw1';
 
-const CHAT_DECISIONS = ['approve', 'decline'] as const;
-export type ChatDecision = (typeof CHAT_DECISIONS)[number];
-const DECISION_CODE: Record<ChatDecision, string> = { approve: 'a', decline: 'd' };
+/** Which of up to ten choices a button is (Choose One of Several). */
+export const MAX_CHOICES = 10;
+type ChoiceDecision = `choice${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}`;
+/**
+ * What a button stands for: Approve, Decline, one of the choices, or the input button whose answer is a value
+ * (a text, a date, a number, an item, a phone number, a place).
+ */
+export type ChatDecision = 'approve' | 'decline' | 'input' | ChoiceDecision;
+
+/** The one character a decision takes in a button id. */
+function codeOf(decision: ChatDecision): string {
+	if (decision === 'approve') return 'a';
+	if (decision === 'decline') return 'd';
+	if (decision === 'input') return 'i';
+	return decision.slice('choice'.length);
+}
+
+function decisionOf(code: string | undefined): ChatDecision | undefined {
+	if (code === 'a') return 'approve';
+	if (code === 'd') return 'decline';
+	if (code === 'i') return 'input';
+	return code !== undefined && /^[0-9]$/.test(code) ? (`choice${code}` as ChoiceDecision) : undefined;
+}
+
+/** The decision of the choice at `index` (0-based). */
+export function choiceDecision(index: number): ChatDecision {
+	if (!Number.isInteger(index) || index < 0 || index >= MAX_CHOICES) throw new Error(`a question has at most ${MAX_CHOICES} choices`);
+	return `choice${index}` as ChoiceDecision;
+}
+
+/** The index of a choice decision, or undefined for any other. */
+export function choiceIndexOf(decision: ChatDecision): number | undefined {
+	return decision.startsWith('choice') ? Number(decision.slice('choice'.length)) : undefined;
+}
 
 /** How long a forwarded tap stays valid: it goes from the trigger to n8n at once, a minute is plenty. */
 const TAP_VALIDITY_MS = 5 * 60_000;
@@ -41,6 +72,17 @@ export interface AnswerButton {
 	proof: { sealedToken: Buffer } | { mac: string };
 }
 
+/**
+ * What an answer to an input button carries besides its button id: what the person typed or picked (in the
+ * message's text), the place they shared, the phone number they shared (facts §11: where each arrives is not
+ * documented; every plausible place is read).
+ */
+export interface ChatAnswerContent {
+	text?: string;
+	location?: { latitude: string; longitude: string };
+	phone_number?: string;
+}
+
 /** A tap on an answer button, as a trigger hands it to the waiting execution. */
 export interface ChatAnswerTap {
 	/** The id of the button tapped: the waiting node checks that it is one of its own. */
@@ -52,6 +94,13 @@ export interface ChatAnswerTap {
 	sender_id: string | null;
 	/** When the trigger read the tap, ms since the epoch. */
 	at: number;
+	/** An input button's answer: what it carried. */
+	content?: ChatAnswerContent;
+	/**
+	 * How an input button's answer arrived: as an inline message (on the question's message) or as a new
+	 * message in the chat (facts §11: answers on an inline keypad may come either way). Undefined for taps.
+	 */
+	delivered_as?: 'inlineMessage' | 'message';
 }
 
 /** The body a trigger posts to the resume address. */
@@ -68,9 +117,18 @@ export interface ChatAnswerDelivery {
  * (the chat, the message) is always the trigger's own tap, never something this answer names.
  */
 export interface ChatAnswerReply {
-	status: 'resumed' | 'unauthorized';
+	/**
+	 * `resumed`: the execution goes on; `unauthorized`: the sender may not answer; `again`: the answer cannot be
+	 * read (a date that is no day, a number out of range) and the person is asked again, the execution waits.
+	 */
+	status: 'resumed' | 'unauthorized' | 'again';
 	/** Remove the answer buttons (the message's, or the chat keypad). */
 	removeButtons: boolean;
+	/**
+	 * The question's message, when its buttons are under it: an input button's answer may come as a new
+	 * message (facts §11), which does not say where the buttons are. Always in the chat of the tap.
+	 */
+	questionMessageId?: string;
 	/** A reply to the tap's message; none when empty. */
 	reply: string;
 }
@@ -141,7 +199,7 @@ export function answerButtonId(botToken: string, button: ButtonFacts & { resumeT
 				})()
 			: mac(botToken, buttonMacText(button), MAC_LENGTH);
 	const kind = button.resumeToken !== undefined ? 't' : 'm';
-	return [ANSWER_BUTTON_PREFIX, button.executionId, DECISION_CODE[button.decision] + kind, proof].join('.');
+	return [ANSWER_BUTTON_PREFIX, button.executionId, codeOf(button.decision) + kind, proof].join('.');
 }
 
 /** Whether n8n's resume token can travel in a button id (hex, as n8n 2.14+ make them). */
@@ -154,7 +212,7 @@ export function readAnswerButton(buttonId: string | null | undefined): AnswerBut
 	if (typeof buttonId !== 'string' || !buttonId.startsWith(`${ANSWER_BUTTON_PREFIX}.`)) return undefined;
 	const [, executionId, code, proof, ...rest] = buttonId.split('.');
 	if (rest.length > 0 || !/^[A-Za-z0-9_-]{1,24}$/.test(executionId ?? '') || !proof || !BASE64URL.test(proof)) return undefined;
-	const decision = CHAT_DECISIONS.find((candidate) => DECISION_CODE[candidate] === code?.[0]);
+	const decision = decisionOf(code?.[0]);
 	if (decision === undefined || code.length !== 2) return undefined;
 	if (code[1] === 't') {
 		const sealedToken = Buffer.from(proof, 'base64url');
@@ -180,7 +238,8 @@ export function resumeTokenOfTap(botToken: string, button: AnswerButton, chatId:
 }
 
 function tapMacText(tap: ChatAnswerTap): string {
-	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at)].join('|');
+	const content = tap.content === undefined ? '' : JSON.stringify([tap.content.text ?? null, tap.content.location?.latitude ?? null, tap.content.location?.longitude ?? null, tap.content.phone_number ?? null]);
+	return ['tap', tap.button_id, tap.execution_id, tap.decision, tap.chat_id, tap.message_id ?? '', tap.sender_id ?? '', String(tap.at), content, tap.delivered_as ?? ''].join('|');
 }
 
 /** The body a trigger posts for a tap. */
@@ -193,7 +252,7 @@ export interface WaitingQuestion {
 	executionId: string;
 	/** n8n's resume token of the execution, where this n8n has one: the question's buttons carry it. */
 	resumeToken?: string;
-	/** The decisions the question offered (Approve Only: approve). */
+	/** The decisions the question offered (Approve Only: approve; a choice question: its choices; an input: input). */
 	decisions: readonly ChatDecision[];
 	/** The chat the question went to. */
 	chatId: string;
@@ -215,7 +274,11 @@ export function tapProblem(botToken: string, body: unknown, question: WaitingQue
 	if (!(Math.abs(now - tap.at) <= TAP_VALIDITY_MS)) return 'the tap is too old';
 	if (!question.decisions.includes(tap.decision)) return `the question offered no ${tap.decision} button`;
 	if (tap.chat_id !== question.chatId) return `the tap comes from chat ${tap.chat_id}, not the question's`;
-	if (question.messageId !== undefined && tap.message_id !== question.messageId) return `the tap is on message ${tap.message_id}, not the question's`;
+	// An input button's answer may come as a new message in the chat, which is not the question's (facts §11).
+	const answeredInNewMessage = tap.decision === 'input' && tap.delivered_as === 'message';
+	if (question.messageId !== undefined && tap.message_id !== question.messageId && !answeredInNewMessage) {
+		return `the tap is on message ${tap.message_id}, not the question's`;
+	}
 	const own = answerButtonId(botToken, { executionId: question.executionId, decision: tap.decision, chatId: question.chatId, resumeToken: question.resumeToken });
 	if (typeof tap.button_id !== 'string' || !sameText(tap.button_id, own)) return 'the tap is on a button this question did not carry';
 	return undefined;

@@ -1,36 +1,29 @@
 /**
  * The one way this package downloads a Rubika file: getFile, then a GET of its download_url streamed into
  * n8n's binary data (to disk in n8n's filesystem mode), never collected whole in memory here. File →
- * Download (action node) and the trigger's "Download Files" use it; they differ only in which file name
- * wins and in what a failed download means.
- *
- * The trigger downloads only for items that passed its filters, never before. Reading, it can read the
- * same updates again, so a failure that may pass on a later try fails the read; by webhook it gets each
- * delivery once, so every failure is reported on the item instead (`file_error`) and the workflow still
- * starts.
+ * Download (action node) and the trigger's Download Files (nodes/RubikaTrigger/downloadFiles.ts) use it;
+ * they differ in which file name wins, in the trigger's size limit, and in what a failed download means.
  */
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeProperties,
-	ITriggerFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { isRefusal, toNodeError } from './errors';
-import type { CallOptions } from './transport';
-import { callRubika, streamFromRubika } from './transport';
-import type { UpdateItem } from './updates/item';
+import type { CallOptions, DownloadStream } from './transport';
+import { callRubika, declaredLength, streamFromRubika } from './transport';
 
 /** The contexts that can store binary data (n8n-core gives all three the same binary helpers). */
 export type DownloadContext = IExecuteFunctions | ITriggerFunctions | IWebhookFunctions;
 
 export interface DownloadedFile {
 	binary: IBinaryData;
+	downloadUrl: string;
+}
+
+/**
+ * A file larger than the caller's limit, not stored: the size the file server announced (Content-Length),
+ * or, when it announced none or too little, how many bytes had come when the download was stopped.
+ */
+export interface OversizeFile {
+	oversize: { announcedBytes: number } | { receivedBytes: number };
 	downloadUrl: string;
 }
 
@@ -47,33 +40,92 @@ export interface DownloadNaming {
  * The transport retries the GET (a connection cut mid-body, or fewer bytes than Content-Length announced,
  * counts as a transient fault); every attempt stores a new binary from its own response, so a retry never
  * adds to what a broken attempt wrote.
+ *
+ * With `maxBytes`, a larger file is not stored: an answer announcing more is not read at all, and a body
+ * that grows past the limit is stopped there. Either way the request is aborted, which is what closes the
+ * connection: destroying the stream n8n's client hands over does not reach the one under it. Not retried: a
+ * later try would find the same file.
  */
+export async function downloadFile(context: DownloadContext, fileId: string, naming?: DownloadNaming, call?: CallOptions): Promise<DownloadedFile>;
+export async function downloadFile(
+	context: DownloadContext,
+	fileId: string,
+	naming: DownloadNaming,
+	call: CallOptions,
+	maxBytes: number,
+): Promise<DownloadedFile | OversizeFile>;
 export async function downloadFile(
 	context: DownloadContext,
 	fileId: string,
 	naming: DownloadNaming = {},
 	call: CallOptions = {},
-): Promise<DownloadedFile> {
+	maxBytes?: number,
+): Promise<DownloadedFile | OversizeFile> {
 	const downloadUrl = await getDownloadUrl(context, fileId, call);
-	const binary = await streamFromRubika(
-		context,
-		downloadUrl,
-		async (body, headers) => {
-			const fileName =
-				(naming.fileName?.trim() ? naming.fileName : undefined) ??
-				fileNameFromDisposition(headerValue(headers['content-disposition'])) ??
-				fileNameFromUrl(downloadUrl) ??
-				fileId;
-			const mimeType =
-				nonBlank(naming.mimeType) ??
-				nonBlank(headerValue(headers['content-type'])?.split(';')[0]) ??
-				'application/octet-stream';
-			const stored = await context.helpers.prepareBinaryData(body, fileName, mimeType);
-			return { result: stored, bytes: stored.bytes };
-		},
-		call,
-	);
-	return { binary, downloadUrl };
+	// The download's own signal, so that it can be stopped at the limit; the caller's still stops it.
+	const stop = new AbortController();
+	const relay = () => stop.abort();
+	call.abortSignal?.addEventListener('abort', relay, { once: true });
+	if (call.abortSignal?.aborted) stop.abort();
+	try {
+		const stored = await streamFromRubika<{ binary: IBinaryData } | Pick<OversizeFile, 'oversize'>>(
+			context,
+			downloadUrl,
+			async (body, headers) => {
+				const fileName =
+					(naming.fileName?.trim() ? naming.fileName : undefined) ??
+					fileNameFromDisposition(headerValue(headers['content-disposition'])) ??
+					fileNameFromUrl(downloadUrl) ??
+					fileId;
+				const mimeType =
+					nonBlank(naming.mimeType) ??
+					nonBlank(headerValue(headers['content-type'])?.split(';')[0]) ??
+					'application/octet-stream';
+				if (maxBytes === undefined) {
+					const binary = await context.helpers.prepareBinaryData(body, fileName, mimeType);
+					return { result: { binary }, bytes: binary.bytes };
+				}
+				const announcedBytes = declaredLength(headers);
+				if (announcedBytes !== undefined && announcedBytes > maxBytes) {
+					stop.abort();
+					return { result: { oversize: { announcedBytes } } };
+				}
+				const counted = countedBody(body, maxBytes, () => stop.abort());
+				let failure: unknown;
+				const binary = await context.helpers.prepareBinaryData(counted.stream, fileName, mimeType).catch((error: unknown) => {
+					failure = error;
+					return undefined;
+				});
+				if (binary) return { result: { binary }, bytes: binary.bytes };
+				// Stopped at the limit: n8n's store failed with the stream, which is what was meant.
+				if (counted.receivedBytes() > maxBytes) return { result: { oversize: { receivedBytes: counted.receivedBytes() } } };
+				// Anything else is the transport's to judge (a broken connection is retried).
+				throw failure;
+			},
+			{ ...call, abortSignal: stop.signal },
+		);
+		return { ...stored, downloadUrl };
+	} finally {
+		call.abortSignal?.removeEventListener('abort', relay);
+	}
+}
+
+/**
+ * The body as n8n's store reads it, counted on the way: past `maxBytes`, `stopped` runs (it aborts the
+ * request) and the stream fails. A Readable, made without importing node:stream, which community nodes may
+ * not: Readable.map.
+ */
+function countedBody(body: DownloadStream, maxBytes: number, stopped: () => void): { stream: DownloadStream; receivedBytes: () => number } {
+	let received = 0;
+	const stream = body.map((chunk: Buffer | string) => {
+		received += chunk.length;
+		if (received > maxBytes) {
+			stopped();
+			throw new Error(`more than ${maxBytes} bytes`);
+		}
+		return chunk;
+	});
+	return { stream, receivedBytes: () => received };
 }
 
 /** getFile → download_url; a missing address is a NodeOperationError (Rubika answered, without one). */
@@ -85,94 +137,6 @@ export async function getDownloadUrl(context: DownloadContext, fileId: string, c
 		});
 	}
 	return downloadUrl;
-}
-
-const DOWNLOAD_FILES_DESCRIPTION =
-	'Whether to download the file attached to a message into binary data. Only updates that pass the filters are downloaded.';
-
-/** Options → Download Files; `note` adds what is particular to one trigger. */
-export function downloadFilesOption(note?: string): INodeProperties {
-	return {
-		displayName: 'Download Files',
-		name: 'downloadFiles',
-		type: 'boolean',
-		default: false,
-		description: note ? `${DOWNLOAD_FILES_DESCRIPTION} ${note}` : DOWNLOAD_FILES_DESCRIPTION,
-	};
-}
-
-/** Options → Put Output in Field: the binary field a downloaded file goes into. */
-export const binaryPropertyNameOption: INodeProperties = {
-	displayName: 'Put Output in Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	description: 'Name of the binary field that receives a downloaded file',
-	displayOptions: { show: { downloadFiles: [true] } },
-};
-
-export interface DownloadSettings {
-	downloadFiles: boolean;
-	binaryPropertyName: string;
-}
-
-/** The two options from a trigger's Options collection, validated. */
-export function readDownloadSettings(node: INode, options: IDataObject): DownloadSettings {
-	const downloadFiles = options.downloadFiles === true;
-	const binaryPropertyName = String(options.binaryPropertyName ?? 'data').trim();
-	if (downloadFiles && binaryPropertyName === '') {
-		throw new NodeOperationError(node, 'Put Output in Field is required when Download Files is on');
-	}
-	return { downloadFiles, binaryPropertyName };
-}
-
-/** The id of the file to download for this item, or undefined when there is nothing to download. */
-export function fileToDownload(item: UpdateItem, settings: DownloadSettings): string | undefined {
-	if (!settings.downloadFiles) return undefined;
-	const fileId = item.file?.file_id;
-	return typeof fileId === 'string' && fileId !== '' ? fileId : undefined;
-}
-
-/**
- * Which failed downloads become an item with `file_error` (the others are thrown): `final` ones only, those
- * a later try cannot fix (Rubika refuses the file, or the download address answers 4xx), or `every` one.
- */
-export type ReportedFailures = 'final' | 'every';
-
-/**
- * The item with its file as binary data (named as the message names it, typed from the download's
- * Content-Type), or, for a reported failure, without binary data and with `file_error` saying why.
- */
-export async function withDownloadedFile(
-	context: ITriggerFunctions | IWebhookFunctions,
-	item: UpdateItem,
-	settings: DownloadSettings,
-	reported: ReportedFailures,
-): Promise<INodeExecutionData> {
-	const fileId = fileToDownload(item, settings);
-	if (fileId === undefined) return { json: item };
-	let problem: string;
-	try {
-		const messageFileName = typeof item.file?.file_name === 'string' ? item.file.file_name : undefined;
-		const { binary } = await downloadFile(context, fileId, { fileName: messageFileName });
-		return { json: item, binary: { [settings.binaryPropertyName]: binary } };
-	} catch (error) {
-		if (reported === 'final' && !isFinalFailure(error)) throw toNodeError(context.getNode(), error);
-		problem = error instanceof Error && error.message ? error.message : 'The file could not be downloaded';
-	}
-	return { json: { ...item, file_error: problem } };
-}
-
-/**
- * A failure that trying again cannot fix: Rubika refused the file or gave no address for it (the one
- * NodeOperationError of a download), or the download address answered 4xx.
- */
-function isFinalFailure(error: unknown): boolean {
-	if (error instanceof NodeOperationError) return true;
-	if (!(error instanceof NodeApiError)) return false;
-	if (isRefusal(error, 'INVALID_INPUT', 'INVALID_ACCESS')) return true;
-	const code = Number(error.httpCode);
-	return code >= 400 && code < 500 && code !== 408 && code !== 425 && code !== 429;
 }
 
 function nonBlank(value: string | undefined): string | undefined {

@@ -127,8 +127,12 @@ export const BUTTON_CALENDAR_TYPES = ['DatePersian', 'DateGregorian'] as const;
 export const BUTTON_TEXTBOX_LINE_TYPES = ['SingleLine', 'MultiLine'] as const;
 export const BUTTON_TEXTBOX_KEYPAD_TYPES = ['String', 'Number'] as const;
 export const BUTTON_LOCATION_TYPES = ['Picker', 'View'] as const;
-export const BUTTON_SELECTION_SEARCH_TYPES = ['None', 'Local', 'Api'] as const;
-export const BUTTON_SELECTION_GET_TYPES = ['Local', 'Api'] as const;
+/**
+ * A Selection's search, as the keypad builder offers it: ButtonSelectionSearch without `Api`, and the list's items
+ * always in the button (ButtonSelectionGet `Local`). With `Api` Rubika asks the bot's GetSelectionItem and
+ * SearchSelectionItems endpoints for the items, in a request and for an answer nothing documents (facts §4, §11).
+ */
+export const BUTTON_SELECTION_SEARCH_TYPES = ['None', 'Local'] as const;
 
 export const METADATA_TYPES = [
 	'Bold',

@@ -1,6 +1,7 @@
 /** The keypad builder: each button type that has settings gets fields for them, read into the settings object. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { BUTTON_SETTINGS_FIELDS } from '../../nodes/Rubika/helpers/buttonSettingsFields';
 import { useActionSandbox } from './helpers';
 
 const actions = useActionSandbox('message');
@@ -77,6 +78,17 @@ describe('each button type that has settings gets fields for them', () => {
 		expect(sentButtons()).toStrictEqual([[{ id: 'r1b1', type: 'Calendar', button_text: 'When?', button_calendar: { type: 'DatePersian' } }]]);
 	});
 
+	test('a list always carries its own items: the builder offers no list or search that Rubika would ask the bot for (GetSelectionItem, SearchSelectionItems)', async () => {
+		// Which fields the editor shows (Items From only for a list saved with The Bot): test/actions/panel.test.ts.
+		const fields = BUTTON_SETTINGS_FIELDS.filter((field) => field.displayOptions?.show?.type?.includes('Selection'));
+		const search = fields.find((field) => field.name === 'selectionSearch');
+		expect(search?.options?.map((option) => (option as { value: string }).value)).toEqual(['None', 'Local']);
+
+		// A list saved with The Bot, then set to Listed Here (the field shown for it) and given its items, is sent.
+		await run(sendWith([[{ text: 'City', type: 'Selection', selectionItems: 'Tehran', selectionSearch: 'Local', selectionGet: 'Local' }]]));
+		expect(sentButtons()[0][0].button_selection).toMatchObject({ get_type: 'Local', search_type: 'Local', items: [{ text: 'Tehran', type: 'TextOnly' }] });
+	});
+
 	test('a settings object in Extra Fields replaces the one the fields make', async () => {
 		const extra = JSON.stringify({ button_calendar: { type: 'DatePersian', default_value: '1403/01/01' }, note: 'kept' });
 		await run(sendWith([[{ text: 'Own', type: 'Calendar', id: 'own', minYear: '1400', options: { extra } }]]));
@@ -92,8 +104,18 @@ describe('each button type that has settings gets fields for them', () => {
 		['a year that is not a number', { text: 'D', type: 'Calendar', minYear: '14o0' }, 'row 1, button 1: From Year must be a whole number, got "14o0"'],
 		['a latitude without a longitude', { text: 'L', type: 'Location', latitude: '35.7' }, 'row 1, button 1: give both Latitude and Longitude, or neither'],
 		['a latitude out of range', { text: 'L', type: 'Location', latitude: '95', longitude: '51' }, 'row 1, button 1: Latitude must be between -90 and 90, got 95'],
-		['a list of its own items with none', { text: 'S', type: 'Selection', selectionGet: 'Local' }, 'row 1, button 1: a list whose items are listed here needs at least one item (Items, one per line)'],
+		['a list with no items', { text: 'S', type: 'Selection', selectionSearch: 'Local' }, 'row 1, button 1: a list needs at least one item (Items, one per line)'],
 		['a calendar of unknown kind (from an expression)', { text: 'D', type: 'Calendar', calendarType: 'Lunar' }, 'row 1, button 1: Calendar must be one of DatePersian, DateGregorian, got "Lunar"'],
+		[
+			'a list saved with Items From: The Bot',
+			{ text: 'S', type: 'Selection', selectionGet: 'Api' },
+			'row 1, button 1: Items From "The Bot" (get_type Api) is no longer offered: Rubika would ask the bot for the list\'s items and nothing here answers it with them; choose Items From: Listed Here and write the items in Items, one per line',
+		],
+		[
+			'a list saved with Search: Ask the Bot',
+			{ text: 'S', type: 'Selection', selectionItems: 'a', selectionSearch: 'Api' },
+			'row 1, button 1: Search "Ask the Bot" (search_type Api) is no longer offered: Rubika would ask the bot for the list\'s items and nothing here answers it with them; choose No Search or Search the Items',
+		],
 	])('refuses %s before sending, naming the field and the item', async (_case, button, message) => {
 		actions.expectRefused(await run(sendWith([[button]])), `Inline Keypad: ${message} [item 0]`);
 	});

@@ -235,9 +235,20 @@ describe('the panel', () => {
 	it('is what n8n turns into a human-review tool: operation sendAndWait, a message, response type and approval options', () => {
 		const operation = properties.find((entry) => entry.name === 'operation' && entry.displayOptions?.show?.resource?.includes('message'));
 		expect(operation?.options?.some((option) => (option as { value: string }).value === 'sendAndWait')).toBe(true);
-		for (const name of ['message', 'responseType', 'approvalOptions']) {
+		for (const name of ['message', 'responseType', 'approvalOptions', 'answerIn']) {
 			expect(properties.some((entry) => entry.name === name && entry.displayOptions?.show?.operation?.includes('sendAndWait'))).toBe(true);
 		}
+		// n8n's tool fixes Response Type to Approval (a hidden field): Answer In stays (hidden only for Custom Form),
+		// and each other type's fields hide with it, so the tool shows the approval's fields only.
+		const sendAndWait = properties.filter((entry) => entry.displayOptions?.show?.operation?.includes('sendAndWait'));
+		expect(sendAndWait.find((entry) => entry.name === 'answerIn')?.displayOptions?.hide).toEqual({ responseType: ['customForm'] });
+		const ofOtherTypes = sendAndWait.filter((entry) => {
+			const shown = entry.displayOptions?.show?.responseType;
+			return Array.isArray(shown) && !shown.includes('approval');
+		});
+		expect(ofOtherTypes.map((entry) => entry.name).sort()).toEqual(
+			['calendarType', 'choices', 'choicesJson', 'defineChoices', 'defineForm', 'formFields', 'fromYear', 'jsonOutput', 'listItems', 'locationKind', 'maxNumber', 'minNumber', 'textLines', 'toYear'].sort(),
+		);
 		expect(new Rubika().description.webhooks?.map((webhook) => [webhook.httpMethod, webhook.path, webhook.restartWebhook])).toEqual([
 			['GET', '={{ $nodeId }}', true],
 			['POST', '={{ $nodeId }}', true],

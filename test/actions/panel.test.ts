@@ -88,9 +88,13 @@ describe('keypad buttons', () => {
 	});
 
 	test('a type with settings shows the fields its settings object is made of, then More Settings (the JSON)', () => {
+		// Items From shows only while a list saved with The Bot (Api), no longer offered, holds it: to choose Listed Here.
+		const offered = (fields: readonly string[]) => fields.filter((field) => field !== 'selectionGet');
 		for (const [type, settings] of Object.entries(BUTTON_SETTINGS)) {
-			expect({ type, shown: shown({ type }) }).toEqual({ type, shown: [...FIRST, ...settings.fields, 'options'].sort() });
+			expect({ type, shown: shown({ type }) }).toEqual({ type, shown: [...FIRST, ...offered(settings.fields), 'options'].sort() });
 		}
+		expect(shown({ type: 'Selection', selectionGet: 'Local' })).not.toContain('selectionGet');
+		expect(shown({ type: 'Selection', selectionGet: 'Api' })).toContain('selectionGet');
 		expect(shown({ type: 'Link' })).toEqual([...FIRST, 'linkType', 'options', 'url'].sort());
 		const more = button.filter((field) => field.name === 'options').map((field) => [field.displayName, field.placeholder]);
 		expect(more).toEqual([['More Settings', 'Add Setting']]);

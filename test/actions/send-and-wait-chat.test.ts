@@ -190,8 +190,8 @@ describe('Send and Wait, Answer In: Chat — the question', () => {
 		expect(result.items[0].json.answer_in).toBe('webPage');
 	});
 
-	it('Free Text ignores Answer In (a form needs the page)', async () => {
-		await t.run(question('inlineButtons', { responseType: 'freeText' }));
+	it('Custom Form ignores Answer In (a form needs the page)', async () => {
+		await t.run(question('inlineButtons', { responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Name' }] } }));
 		const [body] = t.bodies('sendMessage') as Array<{ inline_keypad: SentKeypad }>;
 		expect(body.inline_keypad.rows[0].buttons[0].type).toBe('Link');
 	});

@@ -11,13 +11,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Page } from 'playwright-core';
-
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import { useSandbox } from '../support/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser, saveScreenshot } from './browser';
+import { direction, eventually, openChat } from './sandboxPage';
 
 const { sara, reza, ali } = DEMO_USERS;
 const chromium = findChromium();
@@ -38,16 +37,6 @@ async function bot(sandbox: RubikaSandbox, method: string, body: unknown): Promi
 	const answer = (await response.json()) as { status: string; data?: unknown; dev_message?: string };
 	if (answer.status !== 'OK') throw new Error(`${method}: ${answer.status} ${answer.dev_message ?? ''}`);
 	return answer.data;
-}
-
-async function eventually<T>(read: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
 }
 
 /** A webhook-mode bot's inline endpoint: records each tap and answers it through `onTap`. */
@@ -79,21 +68,6 @@ async function startInlineBot(onTap: (inline: any) => Promise<void>): Promise<{ 
 const keypad = (...rows: Array<Array<[id: string, text: string]>>) => ({
 	rows: rows.map((row) => ({ buttons: row.map(([id, button_text]) => ({ id, type: 'Simple', button_text })) })),
 });
-
-/** Runs in the page. This file is compiled without the DOM's types, hence the loose typing. */
-const direction = (node: unknown): string => (globalThis as any).getComputedStyle(node).direction;
-
-function chatUrl(sandbox: RubikaSandbox, userId: string, chatId: string): string {
-	return `${sandbox.baseUrl}/?user=${userId}&chat=${chatId}`;
-}
-
-async function openChat(browser: TestBrowser, sandbox: RubikaSandbox, userId: string, chatId: string, size?: { width: number; height: number }): Promise<Page> {
-	const page = await browser.newPage(size);
-	await page.goto(chatUrl(sandbox, userId, chatId));
-	await page.locator('#live-status[data-state="live"]').waitFor();
-	await page.locator(`.chat-item[aria-current="true"][data-chat-id="${chatId}"]`).waitFor();
-	return page;
-}
 
 describeInBrowser('the chat page in Chromium', () => {
 	let browser: TestBrowser;

@@ -7,13 +7,12 @@
  */
 import http from 'node:http';
 
-import type { Page } from 'playwright-core';
-
 import type { RubikaSandbox } from '../../sandbox';
 import { DEMO_BOT_TOKEN, DEMO_USERS } from '../../sandbox';
 import { useSandbox } from '../support/sandbox';
 import type { TestBrowser } from './browser';
 import { findChromium, openBrowser } from './browser';
+import { direction, eventually, openChat } from './sandboxPage';
 
 const { sara, reza } = DEMO_USERS;
 const chromium = findChromium();
@@ -37,16 +36,6 @@ async function bot(sandbox: RubikaSandbox, method: string, body: unknown): Promi
 	const answer = await call(sandbox, method, body);
 	if (answer.status !== 'OK') throw new Error(`${method}: ${answer.status} ${answer.dev_message ?? ''}`);
 	return answer.data;
-}
-
-async function eventually<T>(read: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
 }
 
 interface TinyServer {
@@ -74,17 +63,6 @@ async function startPages(): Promise<TinyServer> {
 				server.close(() => resolve());
 			}),
 	};
-}
-
-/** Runs in the page. This file is compiled without the DOM's types, hence the loose typing. */
-const direction = (node: unknown): string => (globalThis as any).getComputedStyle(node).direction;
-
-async function openChat(browser: TestBrowser, sandbox: RubikaSandbox, userId: string, chatId: string): Promise<Page> {
-	const page = await browser.newPage();
-	await page.goto(`${sandbox.baseUrl}/?user=${userId}&chat=${chatId}`);
-	await page.locator('#live-status[data-state="live"]').waitFor();
-	await page.locator(`.chat-item[aria-current="true"][data-chat-id="${chatId}"]`).waitFor();
-	return page;
 }
 
 describeInBrowser('link buttons on the chat page', () => {

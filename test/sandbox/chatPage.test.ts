@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { DEMO_BOT_ID, DEMO_GROUP_ID, DEMO_STICKERS, DEMO_USERS } from '../../sandbox';
+import * as jalali from '../../sandbox/web/jalali';
 import { escapeHtml, isSafeUrl, previewText, renderText } from '../../sandbox/web/render';
 import { useSandbox, withSandbox } from '../support/sandbox';
 import { adminCall, ok, startReceiver } from './helpers';
@@ -77,7 +78,7 @@ async function get(url: string): Promise<{ status: number; type: string; body: s
 describe('serving the page', () => {
 	const t = useSandbox();
 
-	test('/ and /chat serve the page; its entry module, style, renderer and icon are served with their types', async () => {
+	test('/ and /chat serve the page; its entry module, style, renderer, calendar and icon are served with their types', async () => {
 		for (const path of ['/', '/chat']) {
 			const page = await get(t.sandbox.baseUrl + path);
 			expect(page.status).toBe(200);
@@ -89,6 +90,7 @@ describe('serving the page', () => {
 		for (const [asset, type] of [
 			['/web/app/main.js', 'text/javascript; charset=utf-8'],
 			['/web/render.js', 'text/javascript; charset=utf-8'],
+			['/web/jalali.js', 'text/javascript; charset=utf-8'],
 			['/web/style.css', 'text/css; charset=utf-8'],
 			['/web/icon.svg', 'image/svg+xml'],
 		]) {
@@ -119,6 +121,7 @@ describe('serving the page', () => {
 			'/web/events.ts',
 			'/web/serve.ts',
 			'/web/render.d.ts',
+			'/web/jalali.d.ts',
 			'/web/..%2Fserver.ts',
 			'/web/../server.ts',
 			'/web/.hidden.js',
@@ -310,5 +313,59 @@ describe('the formatting renderer (sandbox/web/render.js, shared with the page)'
 		expect(previewText({ poll: { question: 'Capital?', options: ['a', 'b'], type: 'Quiz', correct_option_index: 0 } })).toBe('📊 Quiz: Capital?');
 		expect(previewText({ sticker: DEMO_STICKERS.party })).toBe('🎉 Sticker');
 		expect(previewText({ file: { file_id: 'f', file_name: 'report.pdf' } })).toBe('📎 report.pdf');
+	});
+});
+
+describe('the Persian calendar (sandbox/web/jalali.js, the date picker’s arithmetic)', () => {
+	const gregorian = (date: jalali.CalendarDate) => `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+
+	test.each([
+		['Nowruz 1403', [1403, 1, 1], '2024-03-20'],
+		['the last day of 1399, a leap year', [1399, 12, 30], '2021-03-20'],
+		['Nowruz 1400', [1400, 1, 1], '2021-03-21'],
+		['the last day of 1402, not a leap year', [1402, 12, 29], '2024-03-19'],
+		['the last day of 1403, a leap year', [1403, 12, 30], '2025-03-20'],
+		['Nowruz 1404', [1404, 1, 1], '2025-03-21'],
+		['22 Bahman 1357', [1357, 11, 22], '1979-02-11'],
+		['the Unix epoch', [1348, 10, 11], '1970-01-01'],
+		['the last day of 1408, the leap year after 1403 (not 1407)', [1408, 12, 30], '2030-03-20'],
+		['the first day of Mehr, after six months of 31 days', [1403, 7, 1], '2024-09-22'],
+	])('%s: %j = %s', (_name, [year, month, day], date) => {
+		expect(gregorian(jalali.toGregorian(year, month, day))).toBe(date);
+		const [gy, gm, gd] = date.split('-').map(Number);
+		expect(jalali.toJalali(gy, gm, gd)).toEqual({ year, month, day });
+	});
+
+	test('leap years and month lengths', () => {
+		const leap = [1391, 1395, 1399, 1403, 1408, 1412, 1416];
+		for (let year = 1390; year <= 1416; year++) expect({ year, leap: jalali.isLeapYear(year) }).toEqual({ year, leap: leap.includes(year) });
+		expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((month) => jalali.monthLength(1403, month))).toEqual([31, 31, 31, 31, 31, 31, 30, 30, 30, 30, 30, 30]);
+		expect(jalali.monthLength(1402, 12)).toBe(29);
+	});
+
+	test('agrees with ICU’s Persian calendar (Node’s Intl) on every day of 1300–1500, and goes back and forth', () => {
+		const icu = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' });
+		expect(icu.resolvedOptions().calendar).toBe('persian');
+		const first = jalali.toEpochDay(1300, 1, 1);
+		const end = jalali.toEpochDay(1501, 1, 1);
+		expect(end - first).toBe(73414);
+		const differ: string[] = [];
+		for (let epochDay = first; epochDay < end; epochDay++) {
+			const parts = Object.fromEntries(icu.formatToParts(new Date(epochDay * 86_400_000)).map((part) => [part.type, part.value]));
+			const ours = jalali.fromEpochDay(epochDay);
+			if (`${ours.year}/${ours.month}/${ours.day}` !== `${parts.year}/${parts.month}/${parts.day}` || jalali.toEpochDay(ours.year, ours.month, ours.day) !== epochDay) {
+				differ.push(`${gregorian(jalali.toGregorian(ours.year, ours.month, ours.day))}: ours ${ours.year}/${ours.month}/${ours.day}, ICU ${parts.year}/${parts.month}/${parts.day}`);
+			}
+		}
+		expect(differ).toEqual([]);
+	});
+
+	test('Persian digits both ways, Arabic-Indic ones read too; the names', () => {
+		expect(jalali.persianDigits('1403/01/15')).toBe('۱۴۰۳/۰۱/۱۵');
+		expect(jalali.latinDigits('۱۴۰۳/۰۱/۱۵')).toBe('1403/01/15');
+		expect(jalali.latinDigits('١٤٠٣-٠١-١٥')).toBe('1403-01-15');
+		expect(jalali.MONTH_NAMES).toHaveLength(12);
+		expect([jalali.MONTH_NAMES[0], jalali.MONTH_NAMES[11]]).toEqual(['فروردین', 'اسفند']);
+		expect([jalali.WEEKDAY_NAMES[0], jalali.WEEKDAY_NAMES[6]]).toEqual(['شنبه', 'جمعه']);
 	});
 });

@@ -150,6 +150,65 @@ describe('getFile and downloads', () => {
 		expect(got.headers['content-type']).toBe('image/jpeg');
 	});
 
+	test.each([
+		['string', { size: '5' }],
+		['number', { size: 5 }],
+		['absent', {}],
+	] as const)('fileSizeInMessages %s: how a sent file gives its size in the message', async (style, size) => {
+		t.sandbox.configure({ fileSizeInMessages: style });
+		try {
+			const { file_id } = t.sandbox.addFile({ bytes: Buffer.from('photo'), name: 'cat.jpg' });
+			t.sandbox.userSendMessage({ userId: sara.user_id, fileId: file_id });
+			const [update] = (await ok(t.sandbox, 'getUpdates', {})).updates;
+			expect(update.new_message.file).toEqual({ file_id, file_name: 'cat.jpg', ...size });
+		} finally {
+			t.sandbox.configure({ fileSizeInMessages: 'string' });
+		}
+	});
+
+	test('downloadContentLength false: the body comes chunked, without Content-Length; the log records the bytes sent', async () => {
+		const bytes = randomBytes(200_000);
+		const { download_url } = t.sandbox.addFile({ bytes, name: 'a.bin' });
+		expect((await download(download_url)).headers['content-length']).toBe('200000');
+		t.sandbox.configure({ downloadContentLength: false });
+		try {
+			const got = await download(download_url);
+			expect(got.headers['content-length']).toBeUndefined();
+			expect(got.headers['transfer-encoding']).toBe('chunked');
+			expect(got.body.equals(bytes)).toBe(true);
+		} finally {
+			t.sandbox.configure({ downloadContentLength: true });
+		}
+		expect(t.sandbox.requestsFor('download').map((entry) => entry.sentBytes)).toEqual([200_000, 200_000]);
+	});
+
+	test('the fault slow sends the body at bytesPerSecond; a client that goes away stops it, and the log says how far it got', async () => {
+		const bytes = randomBytes(100_000);
+		const { download_url } = t.sandbox.addFile({ bytes, name: 'a.bin' });
+		t.sandbox.injectFault({ kind: 'slow', method: 'download', bytesPerSecond: 100_000 });
+		const began = Date.now();
+		expect((await download(download_url)).body.equals(bytes)).toBe(true);
+		expect(Date.now() - began).toBeGreaterThanOrEqual(800);
+
+		t.sandbox.injectFault({ kind: 'slow', method: 'download', bytesPerSecond: 20_000 });
+		const abort = new AbortController();
+		const stopped = axios.get(download_url, { responseType: 'stream', signal: abort.signal }).then(async (response) => {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			abort.abort();
+			(response.data as NodeJS.ReadableStream & { destroy(): void }).destroy();
+		});
+		await stopped;
+		const [, cut] = await t.sandbox.waitForRequest('download', { count: 2 });
+		expect(cut.fault).toBe('slow');
+		expect(cut.sentBytes).toBeGreaterThan(0);
+		expect(cut.sentBytes).toBeLessThan(bytes.length / 2);
+	});
+
+	test('slow is only for downloads, and needs its rate', () => {
+		expect(() => t.sandbox.injectFault({ kind: 'slow', bytesPerSecond: 10 })).toThrow(/method "download"/);
+		expect(() => t.sandbox.injectFault({ kind: 'slow', method: 'download' })).toThrow(/bytesPerSecond/);
+	});
+
 	test('sendFile needs a known file_id', async () => {
 		expect(await fails(t.sandbox, 'sendFile', { chat_id: sara.chat_id, file_id: 'missing' })).toMatch(/file_id/);
 		expect(await fails(t.sandbox, 'sendFile', { chat_id: sara.chat_id })).toMatch(/file_id is required/);

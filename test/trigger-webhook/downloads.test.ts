@@ -1,7 +1,8 @@
 /**
  * Options → Download Files by webhook: the same option as by reading (same name, same binary
- * field, only after the filters), with a delivery answered before its file is downloaded, and a file that
- * cannot be downloaded reported on the item instead of losing the message.
+ * field, only after the filters, the same Max File Size and Max Download Time), with a delivery answered
+ * before its file is downloaded, and a file that is not downloaded (too large, too slow, failing) reported on
+ * the item instead of losing the message.
  */
 import { DEMO_GROUP_ID, DEMO_USERS } from '../../sandbox';
 import {
@@ -160,6 +161,56 @@ test('a download that keeps failing still starts the workflow, with file_error a
 	const again = await trigger.post(updateEndpointPath(), sandbox.deliveries[0].body);
 	expect(answer(again)).toEqual(OK_ANSWER);
 	expect(trigger.executions).toHaveLength(1);
+});
+
+test('a file above Max File Size by the size in its message: answered at once, the item gives the size and the limit, nothing is asked for', async () => {
+	const trigger = await harness({ options: { ...DOWNLOAD_INTO_ATTACHMENT.options, maxFileSize: 0.5 } });
+	await trigger.activate();
+	const big = sandbox.addFile({ bytes: Buffer.alloc(600 * 1024, 7), name: 'big.bin', mimeType: 'application/octet-stream' });
+	sandbox.userSendMessage({ userId: sara.user_id, fileId: big.file_id, text: 'too big' });
+
+	const [item] = await handled(trigger);
+	expect(item.json.text).toBe('too big');
+	expect(item.json.file_error).toBe('The file is 600 KB (614400 bytes), more than Max File Size (512 KB): not downloaded');
+	expect(item.binary).toBeUndefined();
+	expect(sandbox.requestsFor('getFile')).toHaveLength(0);
+	expect(sandbox.requestsFor('download')).toHaveLength(0);
+	expect(answers(trigger.served)).toEqual([OK_ANSWER]);
+});
+
+test('no size in the message and none announced: the download stops once it runs past Max File Size', async () => {
+	sandbox.configure({ fileSizeInMessages: 'absent', downloadContentLength: false });
+	const trigger = await harness({ options: { ...DOWNLOAD_INTO_ATTACHMENT.options, maxFileSize: 1 } });
+	await trigger.activate();
+	const bytes = Buffer.alloc(24 * 1024 * 1024, 7);
+	const big = sandbox.addFile({ bytes, name: 'big.bin', mimeType: 'application/octet-stream' });
+	sandbox.userSendMessage({ userId: sara.user_id, fileId: big.file_id, text: 'too big' });
+
+	const [item] = await handled(trigger);
+	expect(item.json.file).toEqual({ file_id: big.file_id, file_name: 'big.bin' });
+	expect(item.json.file_error).toMatch(/^The download ran past Max File Size \(1 MB\) and was stopped after 1(\.\d+)? MB: not downloaded$/);
+	expect(item.binary).toBeUndefined();
+	const [download] = await sandbox.waitForRequest('download');
+	expect(download.sentBytes).toBeLessThan(bytes.length / 2);
+	expect(answers(trigger.served)).toEqual([OK_ANSWER]);
+});
+
+test('a download slower than Max Download Time is stopped there: the item says so', async () => {
+	const trigger = await harness({ options: { ...DOWNLOAD_INTO_ATTACHMENT.options, maxDownloadTime: 1 } });
+	await trigger.activate();
+	sandbox.injectFault({ kind: 'slow', method: 'download', bytesPerSecond: 50_000 });
+	const bytes = Buffer.alloc(1024 * 1024, 7);
+	const slow = sandbox.addFile({ bytes, name: 'slow.bin', mimeType: 'application/octet-stream' });
+	const began = Date.now();
+	sandbox.userSendMessage({ userId: sara.user_id, fileId: slow.file_id, text: 'slow' });
+
+	const [item] = await handled(trigger);
+	expect(Date.now() - began).toBeLessThan(4_000);
+	expect(item.json.file_error).toBe('The download took longer than Max Download Time (1 s) and was stopped: not downloaded');
+	expect(item.binary).toBeUndefined();
+	const [download] = await sandbox.waitForRequest('download');
+	expect(download.sentBytes).toBeLessThan(bytes.length / 2);
+	expect(sandbox.deliveries.map((delivery) => [delivery.httpStatus, delivery.responseBody])).toEqual([[200, '{"status":"OK"}']]);
 });
 
 test('a file Rubika no longer has: the item says why', async () => {

@@ -32,7 +32,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	ExecutionError,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { RubikaApi } from '../../credentials/RubikaApi.credentials';
 import { Rubika } from '../../nodes/Rubika/Rubika.node';
@@ -63,6 +63,13 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	nodeType?: INodeType;
 	typeVersion?: number;
+	/** The execution's id (default `test-execution`). */
+	executionId?: string;
+	/**
+	 * The execution's resume token, as n8n 2.14 and later give each execution (64 hex digits): then
+	 * `$execution.resumeUrl` ends in `?signature=<token>`. None: as on n8n 2.8.4.
+	 */
+	resumeToken?: string;
 }
 
 export interface NodeRunResult {
@@ -71,6 +78,8 @@ export interface NodeRunResult {
 	/** The error the execution ended with, as n8n records it. */
 	error?: ExecutionError;
 	run: IRun;
+	/** The workflow that ran (the input node and the node under test), e.g. to call a waiting node's webhook. */
+	workflow: Workflow;
 }
 
 const NODE_UNDER_TEST = 'Rubika';
@@ -297,9 +306,13 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 		nodeTypes: new NodeTypes({ harnessInput: inputType, [nodeType.description.name]: nodeType }),
 		settings: { executionOrder: 'v1' },
 	});
-	const execution = new WorkflowExecute(makeAdditionalData(options.credentials), 'manual');
+	const execution = new WorkflowExecute(
+		makeAdditionalData(options.credentials, options.executionId),
+		'manual',
+		createRunExecutionData({ resumeToken: options.resumeToken }),
+	);
 	const run = await execution.run({ workflow, startNode: workflow.getNode(INPUT_NODE)! });
 	const error = run.data.resultData.error;
 	const taskData = run.data.resultData.runData[NODE_UNDER_TEST]?.[0];
-	return { items: taskData?.data?.main?.[0] ?? [], error, run };
+	return { items: taskData?.data?.main?.[0] ?? [], error, run, workflow };
 }

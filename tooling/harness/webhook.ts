@@ -46,6 +46,7 @@ import { WorkflowExecute } from 'n8n-core';
 import { RubikaTrigger } from '../../nodes/RubikaTrigger/RubikaTrigger.node';
 import type { TestCredentials } from './n8n';
 import { NodeTypes, makeAdditionalData } from './n8n';
+import { readAll, sendJson, sendText } from './http';
 
 const WEBHOOK_TRIGGER_NODE = 'Rubika Trigger';
 const TEST_WORKFLOW = { id: 'webhook-workflow', name: 'webhook test' };
@@ -642,21 +643,6 @@ function captureAnswer(res: http.ServerResponse): { contentType: string; body: s
 	return sent;
 }
 
-function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify(value));
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string): void {
-	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
-	res.end(text);
-}
-
-async function readAll(req: http.IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
-}
 
 function clone<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value ?? {})) as T;

@@ -10,6 +10,7 @@ import type { IBinaryData, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputError, toNodeError } from '../../shared/errors';
+import { formatBytes } from '../../shared/fileSizes';
 import { callRubika, uploadToRubika } from '../../shared/transport';
 import { FILE_SIZE_LIMITS, FILE_TYPES } from '../../shared/types';
 import type { FileType } from '../../shared/types';
@@ -211,15 +212,6 @@ export function oversizeError({ size, fileName, field }: UploadSource, type: Fil
 	);
 }
 
-function formatBytes(bytes: number): string {
-	if (bytes < 1024) return `${bytes} B`;
-	if (bytes < 1024 * 1024) return `${trimNumber(bytes / 1024)} KB`;
-	return `${trimNumber(bytes / (1024 * 1024))} MB`;
-}
-
-function trimNumber(value: number): string {
-	return value.toFixed(2).replace(/\.?0+$/, '');
-}
 
 /**
  * requestSendFile + POST to the upload address → file_id. The transport retries transient faults on the same

@@ -32,17 +32,23 @@ function settingsField(field: INodeProperties & { name: keyof ButtonSettingsFiel
 
 /** In the order a person fills them in, after a button's Text, Type and ID (./keypadRows.ts). */
 export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
-	settingsField({
-		displayName: 'Items From',
-		name: 'selectionGet',
-		type: 'options',
-		options: choices(rubika.BUTTON_SELECTION_GET_TYPES, {
-			Local: { name: 'Listed Here', description: 'The items below' },
-			Api: { name: 'The Bot', description: "Rubika asks the bot's GetSelectionItem endpoint for them (Api)" },
+	// Shown only for a list saved with Items From: The Bot, no longer offered: n8n would drop a field its node no
+	// longer describes, and the list would change silently. So it is kept, the list is refused
+	// (../keypad/settings.ts), and here the person can choose Listed Here, after which the field is gone.
+	{
+		...settingsField({
+			displayName: 'Items From',
+			name: 'selectionGet',
+			type: 'options',
+			options: [
+				{ name: 'Listed Here', value: 'Local', description: 'The items in Items' },
+				{ name: 'The Bot (No Longer Offered)', value: 'Api', description: 'Refused: nothing can answer Rubika asking the bot for the items' },
+			],
+			default: 'Local',
+			description: 'Only shown for a list saved with The Bot, which is no longer offered: choose Listed Here and write the items in Items',
 		}),
-		default: 'Local',
-		description: 'Where the items of the list come from',
-	}),
+		displayOptions: { show: { type: ['Selection'], selectionGet: ['Api'] } },
+	},
 	settingsField({
 		displayName: 'Items',
 		name: 'selectionItems',
@@ -57,7 +63,7 @@ export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
 		name: 'selectionId',
 		type: 'string',
 		default: '',
-		description: 'Names the list when Rubika asks the bot for its items or searches them (selection_id)',
+		description: 'A name for the list (selection_id)',
 	}),
 	settingsField({
 		displayName: 'Search',
@@ -65,11 +71,10 @@ export const BUTTON_SETTINGS_FIELDS: INodeProperties[] = [
 		type: 'options',
 		options: choices(rubika.BUTTON_SELECTION_SEARCH_TYPES, {
 			None: { name: 'No Search', description: 'The list has no search box' },
-			Local: { name: 'Search the Items', description: 'Searches the items of the list (Local)' },
-			Api: { name: 'Ask the Bot', description: "Rubika asks the bot's SearchSelectionItems endpoint (Api)" },
+			Local: { name: 'Search the Items', description: 'A search box that searches the items of the list (Local)' },
 		}),
 		default: 'None',
-		description: 'Whether the list has a search box, and who searches',
+		description: 'Whether the list has a search box',
 	}),
 	settingsField({
 		displayName: 'Allow Several Choices',

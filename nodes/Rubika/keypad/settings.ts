@@ -11,7 +11,6 @@ import type { InputError } from '../../shared/errors';
 import {
 	BUTTON_CALENDAR_TYPES,
 	BUTTON_LOCATION_TYPES,
-	BUTTON_SELECTION_GET_TYPES,
 	BUTTON_SELECTION_SEARCH_TYPES,
 	BUTTON_TEXTBOX_KEYPAD_TYPES,
 	BUTTON_TEXTBOX_LINE_TYPES,
@@ -39,6 +38,11 @@ export interface ButtonSettingsFields {
 	imageUrl?: string;
 	selectionId?: string;
 	selectionSearch?: string;
+	/**
+	 * Selection: where the items come from. No longer offered (always `Local`); the field is shown only while it
+	 * holds `Api`, so that a workflow saved with it keeps it (n8n drops a parameter its node no longer describes)
+	 * and is refused, not changed, until the person chooses Listed Here.
+	 */
 	selectionGet?: string;
 	multiSelection?: boolean;
 	columns?: string | number;
@@ -64,16 +68,15 @@ export const BUTTON_SETTINGS = {
 		key: 'button_selection',
 		fields: ['selectionId', 'selectionSearch', 'selectionGet', 'multiSelection', 'columns', 'selectionItems', 'title'],
 		build(fields, problem) {
-			const getType = oneOf(fields.selectionGet, BUTTON_SELECTION_GET_TYPES, 'Local', 'Items From', problem);
+			refuseAskingTheBot(fields, problem);
 			const items = lines(fields.selectionItems);
-			if (getType === 'Local' && items.length === 0) {
-				throw problem('a list whose items are listed here needs at least one item (Items, one per line)');
-			}
+			if (items.length === 0) throw problem('a list needs at least one item (Items, one per line)');
 			return withoutEmpty({
 				selection_id: text(fields.selectionId),
 				search_type: oneOf(fields.selectionSearch, BUTTON_SELECTION_SEARCH_TYPES, 'None', 'Search', problem),
-				get_type: getType,
-				items: items.length > 0 ? items.map((item) => ({ text: item, type: 'TextOnly' })) : undefined,
+				// The items are in the button: Rubika needs nothing from the bot to show them (../../shared/types.ts).
+				get_type: 'Local',
+				items: items.map((item) => ({ text: item, type: 'TextOnly' })),
 				is_multi_selection: fields.multiSelection === true,
 				columns_count: whole(fields.columns, 'Columns', problem, 1) ?? '1',
 				title: text(fields.title),
@@ -199,6 +202,21 @@ function decimal(value: unknown, name: string, problem: Problem): string | undef
 	if (written === undefined) return undefined;
 	if (!/^-?\d+(\.\d+)?$/.test(written)) throw problem(`${name} must be a number such as 10 or 2.5, got "${written}"`);
 	return written;
+}
+
+/**
+ * A list saved when the builder still offered Items From: The Bot or Search: Ask the Bot (`Api`). Rubika would ask
+ * the bot's GetSelectionItem / SearchSelectionItems endpoints for the items, and nothing answers them with items
+ * (docs/rubika-node.md, Lists carry their own items), so the list would show nothing: refused, never changed.
+ */
+function refuseAskingTheBot(fields: Fields, problem: Problem): void {
+	const why = "is no longer offered: Rubika would ask the bot for the list's items and nothing here answers it with them";
+	if (text(fields.selectionGet)?.trim() === 'Api') {
+		throw problem(`Items From "The Bot" (get_type Api) ${why}; choose Items From: Listed Here and write the items in Items, one per line`);
+	}
+	if (text(fields.selectionSearch)?.trim() === 'Api') {
+		throw problem(`Search "Ask the Bot" (search_type Api) ${why}; choose No Search or Search the Items`);
+	}
 }
 
 /** One of the values an enumeration allows; empty → its default. */

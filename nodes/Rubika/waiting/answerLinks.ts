@@ -11,8 +11,9 @@ import { callRubika } from '../../shared/transport';
 import type { Keypad, MetadataPart } from '../../shared/types';
 import { MAX_METADATA_PARTS } from '../../shared/types';
 import type { ItemCall } from '../../shared/transport';
-import { approvalLabels, labelOr } from './labels';
-import type { ResponseType } from './webhook';
+import { labelOr } from './labels';
+import type { Question } from './questions/types';
+import { fallbackLinkKind } from './questions/types';
 
 /** How the message carries its links: Link buttons are documented only by rubpy (facts §2), text links by all. */
 export type LinksAs = 'buttonsOrText' | 'buttons' | 'text';
@@ -66,30 +67,24 @@ export function requireSignedAnswers(context: IExecuteFunctions): void {
 }
 
 /**
- * The links the message carries, each opening the waiting execution's signed resume address. When they stand
- * in for answer buttons (`botToken` given), each also carries a proof keyed with the bot token: the waiting node
- * then accepts these links, which it refuses otherwise (on n8n 2.8.4 nothing else would stop an unsigned one).
+ * The links the message carries, each opening the waiting execution's signed resume address: Approve (and
+ * Decline) for an approval, else one link to the form. When they stand in for answer buttons (`botToken`
+ * given), each also carries a proof keyed with the bot token: the waiting node then accepts these links, which
+ * it refuses otherwise (on n8n 2.8.4 nothing else would stop an unsigned one). `question` is undefined for a
+ * Custom Form.
  */
 export function responseLinks(
 	context: IExecuteFunctions,
-	responseType: ResponseType,
-	itemIndex: number,
+	question: Question | undefined,
 	options: IDataObject,
 	botToken: string | undefined,
 ): ResponseLink[] {
-	if (responseType !== 'approval') {
-		return [{ id: 'respond', label: labelOr(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl() }];
+	const proof = (kind: string): Record<string, string> =>
+		botToken !== undefined && question ? { proof: fallbackLinkProof(botToken, context.getExecutionId(), fallbackLinkKind(question, kind)) } : {};
+	if (!question || !('links' in question.web)) {
+		return [{ id: 'respond', label: labelOr(options.messageButtonLabel, 'Respond'), url: context.getSignedResumeUrl(proof('')) }];
 	}
-	const linkUrl = (approved: 'true' | 'false') =>
-		context.getSignedResumeUrl({
-			approved,
-			...(botToken !== undefined ? { proof: fallbackLinkProof(botToken, context.getExecutionId(), approved) } : {}),
-		});
-	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
-	const labels = approvalLabels(approval);
-	const approve: ResponseLink = { id: 'approve', label: labels.approve, url: linkUrl('true') };
-	if (approval.approvalType !== 'double') return [approve];
-	return [approve, { id: 'decline', label: labels.decline, url: linkUrl('false') }];
+	return question.web.links.map((link) => ({ id: link.id, label: link.label, url: context.getSignedResumeUrl({ approved: link.approved, ...proof(link.approved) }) }));
 }
 
 /**

@@ -1,19 +1,22 @@
 /**
- * Send and Wait → Answer In: Chat. The question carries Simple buttons (under the message, or as the chat's
- * keypad); a Rubika trigger of the same bot reads the tap and posts it to this execution's resume address
+ * Send and Wait → Answer In: Chat. The question carries its buttons (Approve and Decline, one per choice, or
+ * the one input button that asks for a value: questions/) under the message or as the chat's keypad; a
+ * Rubika trigger of the same bot reads the tap or the answer and posts it to this execution's resume address
  * (../../shared/chatAnswers.ts says how that is made safe). Here: the fields, the buttons sent, and what the
- * waiting node does with a forwarded tap — who may answer, what the chat shows afterwards, the output.
+ * waiting node does with a forwarded tap — who may answer, an answer that cannot be read, what the chat shows
+ * afterwards, the output.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions, IWebhookResponseData, NodeApiError } from 'n8n-workflow';
 
-import type { ChatAnswerReply, ChatAnswerTap, ChatDecision } from '../../shared/chatAnswers';
+import type { ChatAnswerReply, ChatAnswerTap } from '../../shared/chatAnswers';
 import { answerButtonId, isCarriableResumeToken, tapOf, tapProblem } from '../../shared/chatAnswers';
 import { isRefusal } from '../../shared/errors';
 import { callRubika } from '../../shared/transport';
-import type { Keypad, MetadataPart } from '../../shared/types';
+import type { Button, Keypad, MetadataPart } from '../../shared/types';
 import { senderOf } from '../../shared/updates/sender';
 import type { ItemCall } from '../../shared/transport';
-import { approvalLabels } from './labels';
+import type { Question } from './questions/types';
+import { offeredDecisions } from './questions/types';
 
 const ANSWER_IN = ['webPage', 'inlineButtons', 'chatKeypad'] as const;
 export type AnswerIn = (typeof ANSWER_IN)[number];
@@ -23,8 +26,9 @@ const AFTER_DECISION = ['showOutcome', 'removeButtons', 'leave'] as const;
 type AfterDecision = (typeof AFTER_DECISION)[number];
 
 const DEFAULT_UNAUTHORIZED_REPLY = 'Only certain people can answer this question.';
+const DEFAULT_RETRY_REPLY = 'That answer cannot be used ({reason}). Please answer again.';
 
-/** The Answer In field, shown for Approval. */
+/** The Answer In field, shown for every Response Type but Custom Form. */
 export const answerInProperty: INodeProperties = {
 	displayName: 'Answer In',
 	name: 'answerIn',
@@ -34,16 +38,16 @@ export const answerInProperty: INodeProperties = {
 		{
 			name: 'Chat: Buttons Under the Message',
 			value: 'inlineButtons',
-			description: 'One tap in the chat. Needs a published Rubika Trigger receiving by webhook for the same bot (inline taps reach only a webhook).',
+			description: 'Buttons under the question. Needs a published Rubika Trigger receiving by webhook for the same bot (taps under a message reach only a webhook).',
 		},
 		{
 			name: 'Chat: Keypad Buttons',
 			value: 'chatKeypad',
-			description: 'One tap on the keypad under the input box. Needs a published Rubika Trigger for the same bot, by reading or by webhook; works without a public address.',
+			description: 'Buttons on the keypad under the input box; best for dates, numbers, lists, phone numbers and places. Needs a published Rubika Trigger for the same bot, by reading or by webhook; works without a public address.',
 		},
 		{ name: 'Web Page', value: 'webPage', description: 'Links that open a page in the phone\'s browser' },
 	],
-	description: 'Where the person answers. In the chat, a tap decides; on a web page, the link opens the answer page.',
+	description: 'Where the person answers: in the chat (a tap, or a value picked with the button), or on a web page',
 };
 
 const inChat = { show: { '/answerIn': ['inlineButtons', 'chatKeypad'] } };
@@ -80,6 +84,23 @@ export const chatAnswerOptions: INodeProperties[] = [
 		displayOptions: inChat,
 		description: 'Sent as a reply to a tap by someone not in Restrict to User IDs. Empty: no reply.',
 	},
+	{
+		displayName: 'Ask Again Reply (Chat)',
+		name: 'retryReply',
+		type: 'string',
+		default: DEFAULT_RETRY_REPLY,
+		displayOptions: inChat,
+		description: 'Sent as a reply to an answer that cannot be used (a date that is no day, a number out of range); the question keeps waiting. {reason} is replaced by what is wrong, in English.',
+	},
+	{
+		displayName: 'Input Button Label (Chat)',
+		name: 'inputButtonLabel',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 📅 Pick a date',
+		displayOptions: inChat,
+		description: 'Text of the button that asks for the value (Free Text, Date, Number, Item From a List, Phone Number, Location). Empty: a label for the kind of question.',
+	},
 ];
 
 export function readAnswerIn(value: unknown): AnswerIn {
@@ -98,11 +119,6 @@ function resumeTokenOf(context: IExecuteFunctions | IWebhookFunctions, itemIndex
 	} catch {
 		return undefined;
 	}
-}
-
-/** The decisions an approval question offers: Approve Only offers no Decline. */
-function offeredDecisions(approval: IDataObject): ChatDecision[] {
-	return approval.approvalType === 'double' ? ['approve', 'decline'] : ['approve'];
 }
 
 /**
@@ -163,25 +179,28 @@ function answerButtonsFields(
 	itemIndex: number,
 	answerIn: ChatAnswerIn,
 	chatId: string,
-	approval: IDataObject,
+	question: Question,
 	botToken: string,
 ): { fields: IDataObject } | { problem: string } {
 	const resumeToken = resumeTokenOf(context, itemIndex);
 	if (resumeToken !== undefined && !isCarriableResumeToken(resumeToken)) {
 		return { problem: 'this n8n\'s resume token has a form this package does not know' };
 	}
-	const labels = approvalLabels(approval);
-	const decisions = offeredDecisions(approval);
 	const executionId = context.getExecutionId();
-	const buttons = decisions.map((decision) => ({
-		id: answerButtonId(botToken, { executionId, decision, chatId, resumeToken }),
-		type: 'Simple' as const,
-		button_text: labels[decision],
+	const rows = question.rows.map((row) => ({
+		buttons: row.map(
+			(button): Button => ({
+				id: answerButtonId(botToken, { executionId, decision: button.decision, chatId, resumeToken }),
+				type: button.type,
+				button_text: button.text,
+				...(button.settings ? { [button.settings.key]: button.settings.value } : {}),
+			}),
+		),
 	}));
-	const keypad: Keypad = { rows: [{ buttons }] };
+	const keypad: Keypad = { rows };
 	if (answerIn === 'inlineButtons') return { fields: { inline_keypad: keypad as unknown as IDataObject } };
-	// Not one-time: a tap by someone not allowed to answer must leave the keypad for those who are. The waiting
-	// node removes it once answered (After the Decision).
+	// Not one-time: a tap by someone not allowed to answer, or an answer that cannot be used, must leave the
+	// keypad for answering. The waiting node removes it once answered (After the Decision).
 	const chatKeypad: Keypad = { ...keypad, resize_keyboard: true, one_time_keyboard: false };
 	return { fields: { chat_keypad: chatKeypad as unknown as IDataObject, chat_keypad_type: 'New' } };
 }
@@ -199,10 +218,10 @@ export async function sendAnswerButtons(
 	message: { text: string; metadata?: { meta_data_parts: MetadataPart[] } },
 	botToken: string,
 	call: ItemCall,
+	question: Question,
 ): Promise<{ sent: IDataObject } | { problem: string }> {
-	const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
 	const chatId = String(base.chat_id);
-	const buttons = answerButtonsFields(context, itemIndex, answerIn, chatId, approval, botToken);
+	const buttons = answerButtonsFields(context, itemIndex, answerIn, chatId, question, botToken);
 	if ('problem' in buttons) return buttons;
 	if (!recordQuestion(context, chatId)) return { problem: 'n8n cannot keep the question\'s chat in the execution\'s custom data (it keeps at most 10 keys)' };
 	const body: IDataObject = { ...base, text: message.text, ...buttons.fields };
@@ -231,17 +250,17 @@ function allowedSenders(value: unknown): string[] {
  * The waiting node's webhook when the question was answered in the chat: only a tap a Rubika trigger of this
  * bot forwarded, on a button this question carried, in its chat, counts. Anything else — a link from an
  * older version, someone calling the resume address with a button's token, a button edited or sent from
- * elsewhere — decides nothing. The node changes nothing in the chat: its answer (ChatAnswerReply) tells the
+ * elsewhere — decides nothing. An answer that cannot be read (a date that is no day) asks the person again and
+ * the execution keeps waiting. The node changes nothing in the chat: its answer (ChatAnswerReply) tells the
  * trigger what to show, and n8n sends that answer only once it has accepted the resume.
  */
-export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn, botToken: string): Promise<IWebhookResponseData> {
+export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatAnswerIn, botToken: string, question: Question): Promise<IWebhookResponseData> {
 	const response = this.getResponseObject();
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
 		response.status(status).json(body);
 		return { noWebhookResponse: true };
 	};
 	const request = this.getRequestObject();
-	const approval = this.getNodeParameter('approvalOptions.values', {}) as IDataObject;
 	const asked = recordedQuestion(this);
 	const problem =
 		request.method !== 'POST'
@@ -254,7 +273,7 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 						{
 							executionId: this.getExecutionId(),
 							resumeToken: resumeTokenOf(this),
-							decisions: offeredDecisions(approval),
+							decisions: offeredDecisions(question),
 							chatId: asked.chatId,
 							messageId: answerIn === 'inlineButtons' ? asked.messageId : undefined,
 						},
@@ -271,12 +290,24 @@ export async function receiveChatAnswer(this: IWebhookFunctions, answerIn: ChatA
 		const unauthorized: ChatAnswerReply = { status: 'unauthorized', removeButtons: false, reply: String(options.unauthorizedReply ?? DEFAULT_UNAUTHORIZED_REPLY) };
 		return answer(200, unauthorized as unknown as IDataObject);
 	}
+	const reading = question.read({ decision: tap.decision, content: tap.content });
+	if (!reading.ok) {
+		this.logger.info(`Rubika Send and Wait: an answer in the chat cannot be used (${reading.problem}); the person is asked again`);
+		const template = typeof options.retryReply === 'string' ? options.retryReply : DEFAULT_RETRY_REPLY;
+		const again: ChatAnswerReply = { status: 'again', removeButtons: false, reply: template.replace(/\{reason\}/g, reading.problem) };
+		return answer(200, again as unknown as IDataObject);
+	}
 	const sender = await senderName(this, tap);
 	const after = (AFTER_DECISION as readonly unknown[]).includes(options.afterDecision) ? (options.afterDecision as AfterDecision) : 'showOutcome';
-	const outcome = `${approvalLabels(approval)[tap.decision]} — ${sender ?? tap.sender_id ?? ''}`.trim();
-	const resumed: ChatAnswerReply = { status: 'resumed', removeButtons: after !== 'leave', reply: after === 'showOutcome' ? outcome : '' };
+	const outcome = `${reading.shown} — ${sender ?? tap.sender_id ?? ''}`.trim();
+	const resumed: ChatAnswerReply = {
+		status: 'resumed',
+		removeButtons: after !== 'leave',
+		reply: after === 'showOutcome' ? outcome : '',
+		...(answerIn === 'inlineButtons' && asked?.messageId ? { questionMessageId: asked.messageId } : {}),
+	};
 	const data: IDataObject = {
-		approved: tap.decision === 'approve',
+		...reading.data,
 		respondedAt: new Date().toISOString(),
 		answeredIn: 'chat',
 		sender_id: tap.sender_id,

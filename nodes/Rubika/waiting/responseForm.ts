@@ -19,6 +19,9 @@ export interface FormField {
 	/** Choices of a dropdown. */
 	options: string[];
 	placeholder?: string;
+	/** The least and greatest value a number or date field takes (the browser checks; the node reads it again). */
+	min?: string;
+	max?: string;
 }
 
 const FORM_FIELDS_FIELD = 'Form Fields';
@@ -193,14 +196,22 @@ export function submittedFields(body: unknown): IDataObject {
 	return body as IDataObject;
 }
 
+/** The text submitted for each field, in the fields' order ('' for one left out). */
+export function submittedTexts(fields: FormField[], body: IDataObject): string[] {
+	return fields.map((_, index) => {
+		const raw = body[inputName(index)];
+		return Array.isArray(raw) ? String(raw[0] ?? '') : raw === undefined || raw === null ? '' : String(raw);
+	});
+}
+
 /** Reads a submitted form body (urlencoded, parsed by n8n) against the fields. */
 export function readSubmission(fields: FormField[], body: unknown): Submission {
 	const data = (typeof body === 'object' && body !== null ? body : {}) as IDataObject;
 	const values: IDataObject = {};
 	const problems: string[] = [];
+	const texts = submittedTexts(fields, data);
 	fields.forEach((field, index) => {
-		const raw = data[inputName(index)];
-		const text = Array.isArray(raw) ? String(raw[0] ?? '') : raw === undefined || raw === null ? '' : String(raw);
+		const text = texts[index];
 		if (field.type === 'checkbox') {
 			const checked = text !== '' && text !== 'false';
 			if (field.required && !checked) problems.push(`${field.label} must be ticked`);

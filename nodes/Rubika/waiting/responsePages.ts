@@ -101,7 +101,10 @@ function fieldHtml(field: FormField, index: number, value: string): string {
 				.join('')}</select>`;
 		case 'checkbox':
 			return `<div class="check"><input type="checkbox" id="${name}" name="${name}" value="true"${value === 'true' ? ' checked' : ''}${required}>${label}</div>`;
-		default:
-			return `${label}<input type="${field.type}" id="${name}" name="${name}" dir="auto" value="${escapeHtml(value)}"${placeholder}${required}>`;
+		default: {
+			const bounds = [field.min === undefined ? '' : ` min="${escapeHtml(field.min)}"`, field.max === undefined ? '' : ` max="${escapeHtml(field.max)}"`].join('');
+			const step = field.type === 'number' ? ' step="any"' : '';
+			return `${label}<input type="${field.type}" id="${name}" name="${name}" dir="auto" value="${escapeHtml(value)}"${placeholder}${bounds}${step}${required}>`;
+		}
 	}
 }

@@ -8,10 +8,12 @@ import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookRespo
 import { isFallbackLinkProof } from '../../shared/chatAnswers';
 import { tokenOf } from '../../shared/transport/credential';
 import { readAnswerIn, receiveChatAnswer } from './chatAnswer';
-import { approvalLabels } from './labels';
-import type { FormField } from './responseForm';
-import { FREE_TEXT_FIELDS, parseFormFields, readSubmission, submittedFields } from './responseForm';
+import { parseFormFields, readSubmission, submittedFields, submittedTexts } from './responseForm';
 import { answerRecordedPage, confirmAnswerPage, formPage } from './responsePages';
+import { questionOf } from './questions';
+import type { FormField } from './responseForm';
+import type { GivenAnswer, ParameterReader, Question } from './questions/types';
+import { fallbackLinkKind } from './questions/types';
 
 /**
  * GET opens a link (approval, or the form page); POST submits the form. Both resume the waiting execution.
@@ -31,7 +33,8 @@ export const WAITING_WEBHOOKS: IWebhookDescription[] = [
 	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: '', restartWebhook: true, isFullPath: true },
 ];
 
-export type ResponseType = 'approval' | 'freeText' | 'customForm';
+/** What Send and Wait asks for: one of the questions (questions/), or a Custom Form (web page only). */
+export type ResponseType = 'approval' | 'choice' | 'freeText' | 'date' | 'number' | 'listItem' | 'phoneNumber' | 'location' | 'customForm';
 
 interface ResponseTexts {
 	formTitle: string;
@@ -94,31 +97,32 @@ function readResponseTexts(options: IDataObject): ResponseTexts {
 	};
 }
 
-/** The fields the form shows for a response type (validated before the message was sent). */
-export function responseFormFields(
-	responseType: ResponseType,
-	getParameter: (name: string, fallback: unknown) => unknown,
-): FormField[] {
-	if (responseType === 'freeText') return FREE_TEXT_FIELDS;
-	return parseFormFields(
-		String(getParameter('defineForm', 'fields')),
-		getParameter('formFields.values', []),
-		getParameter('jsonOutput', ''),
-	);
+/**
+ * What the node asks, as its parameters define it: a question (answered in the chat or on the web page), or
+ * the fields of a Custom Form. Checked before the message is sent (InputError), read again by the webhook.
+ */
+export function readQuestion(responseType: ResponseType, parameters: ParameterReader): { question: Question } | { customForm: ReturnType<typeof parseFormFields> } {
+	const question = questionOf(responseType, parameters);
+	if (question) return { question };
+	return {
+		customForm: parseFormFields(String(parameters('defineForm', 'fields')), parameters('formFields.values', []), parameters('jsonOutput', '')),
+	};
 }
 
 export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
-	const texts = readResponseTexts(this.getNodeParameter('options', {}) as IDataObject);
-	const answerIn = responseType === 'approval' ? readAnswerIn(this.getNodeParameter('answerIn', 'webPage')) : 'webPage';
-	if (answerIn !== 'webPage') {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const texts = readResponseTexts(options);
+	const asked = readQuestion(responseType, (name, fallback) => this.getNodeParameter(name, fallback));
+	const answerIn = 'question' in asked ? readAnswerIn(this.getNodeParameter('answerIn', 'webPage')) : 'webPage';
+	const query = request.query as IDataObject;
+	if ('question' in asked && answerIn !== 'webPage') {
 		// Answer buttons that fell back to links: those links carry a proof keyed with the bot token.
-		const query = request.query as IDataObject;
 		const botToken = (await tokenOf(this)) ?? '';
-		const link = isFallbackLinkProof(botToken, this.getExecutionId(), String(query.approved), query.proof);
-		if (!link) return await receiveChatAnswer.call(this, answerIn, botToken);
+		const link = isFallbackLinkProof(botToken, this.getExecutionId(), fallbackLinkKind(asked.question, query.approved), query.proof);
+		if (!link) return await receiveChatAnswer.call(this, answerIn, botToken, asked.question);
 	}
 	const respondedAt = new Date().toISOString();
 	const sendHtml = (status: number, html: string): IWebhookResponseData => {
@@ -127,31 +131,43 @@ export async function respondToWaitingPerson(this: IWebhookFunctions): Promise<I
 		response.send(html);
 		return { noWebhookResponse: true };
 	};
+	// A question answered on the page says so, as one answered in the chat does; a Custom Form's values are
+	// named by its labels, so it gets nothing else.
 	const recorded = (data: IDataObject): IWebhookResponseData => ({
 		webhookResponse: answerRecordedPage({ title: texts.answerTitle, description: texts.answerDescription }),
-		workflowData: [[{ json: { data: { ...data, respondedAt } } }]],
+		workflowData: [[{ json: { data: { ...data, ...('question' in asked ? { answeredIn: 'webPage' } : {}), respondedAt } } }]],
 	});
 
-	if (responseType === 'approval') {
-		const approved = (request.query as IDataObject).approved === 'true';
+	if ('question' in asked && 'links' in asked.question.web) {
+		const { question } = asked;
+		const approved = query.approved === 'true';
+		const reading = question.read({ decision: approved ? 'approve' : 'decline' });
+		const link = asked.question.web.links.find((entry) => entry.approved === (approved ? 'true' : 'false'));
+		if (!reading.ok || !link) return sendHtml(404, answerRecordedPage({ title: texts.formTitle, description: reading.ok ? '' : reading.problem }, '✗'));
 		// A browser opening the link answers at once. Anything else (a link preview, a crawler, a browser we
 		// do not recognise) gets a page with one button and decides nothing: previews never submit forms, and
 		// a person whose browser we misjudged still answers with one more tap.
-		if (request.method === 'POST' || isPersonsBrowser(request.headers['user-agent'])) return recorded({ approved });
-		const labels = approvalLabels(this.getNodeParameter('approvalOptions.values', {}) as IDataObject);
-		return sendHtml(200, confirmAnswerPage({ title: texts.formTitle }, approved ? labels.approve : labels.decline));
+		if (request.method === 'POST' || isPersonsBrowser(request.headers['user-agent'])) return recorded(reading.data);
+		return sendHtml(200, confirmAnswerPage({ title: texts.formTitle }, link.label));
 	}
 
-	const fields = responseFormFields(responseType, (name, fallback) => this.getNodeParameter(name, fallback));
+	const fields = 'question' in asked ? (asked.question.web as { form: FormField[] }).form : asked.customForm;
 	const pageTexts = { title: texts.formTitle, description: texts.formDescription, buttonLabel: texts.formButtonLabel };
 	if (request.method !== 'POST') return sendHtml(200, formPage(pageTexts, fields));
 
 	const body = submittedFields(this.getBodyData());
-	const submission = readSubmission(fields, body);
-	if (!submission.ok) {
+	const again = (problems: string[]) => {
 		const entered = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(value ?? '')]));
-		return sendHtml(400, formPage(pageTexts, fields, submission.problems, entered));
+		return sendHtml(400, formPage(pageTexts, fields, problems, entered));
+	};
+	if ('question' in asked) {
+		const web = asked.question.web as { form: FormField[]; given(values: string[]): GivenAnswer };
+		const values = submittedTexts(fields, body);
+		const missing = fields.filter((field, index) => field.required && values[index].trim() === '').map((field) => `${field.label} is required`);
+		if (missing.length > 0) return again(missing);
+		const reading = asked.question.read(web.given(values));
+		return reading.ok ? recorded(reading.data) : again([reading.problem]);
 	}
-	if (responseType === 'freeText') return recorded({ text: submission.values[FREE_TEXT_FIELDS[0].label] });
-	return recorded(submission.values);
+	const submission = readSubmission(fields, body);
+	return submission.ok ? recorded(submission.values) : again(submission.problems);
 }

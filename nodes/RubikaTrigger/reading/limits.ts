@@ -1,11 +1,22 @@
 /** The reading loop's limits: when it slows down, how far it runs ahead, when it reports, when it looks at its bot. */
-/** Quiet time after which "Idle Interval" replaces "Interval". */
-export const IDLE_AFTER_MS = 5 * 60_000;
+/**
+ * How the wait between reads is chosen (./reader.ts `waitMs`): for `conversationMs` after an update, or after the
+ * bot posted in a chat from this n8n (../../shared/conversations.ts), "Interval During a Conversation" replaces
+ * the others (after the quiet time "Idle After", an option, "Idle Interval" replaces "Interval"). An object, so
+ * that a test can shorten it.
+ */
+export const PACE = { conversationMs: 60_000 };
 export const MAX_ERROR_BACKOFF_MS = 60_000;
 /** Executions handed to n8n and not finished: reading waits while this many run. */
 export const MAX_UNCONFIRMED = 200;
 /** Failed reads in a row after which the outage is recorded as a failed execution (once per outage). */
 export const REPORT_AFTER_FAILURES = 3;
+/**
+ * Tries at one update whose file fails to download for a reason that may pass (the file server down, a broken
+ * connection), each with the transport's own retries, before it goes out with file_error. Not above
+ * REPORT_AFTER_FAILURES: a file the update then goes out without raises no alarm of its own, the item says it.
+ */
+export const DOWNLOAD_TRIES = 3;
 /**
  * When the loop resolves the credential anew (and, if it changed, asks Rubika which bot it reaches): it is not
  * resolved per request, because resolving costs n8n a database read, a decryption and an expression sandbox

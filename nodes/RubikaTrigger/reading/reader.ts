@@ -4,8 +4,12 @@
  *
  * How each update is handed to n8n exactly once, and how the saved cursor moves: ./updateEmitter.ts.
  * Reading, and why:
- * - Reading waits for "Interval" only when Rubika had nothing new, slows to "Idle Interval" after five quiet
- *   minutes, and backs off up to a minute while requests fail (./readFailures.ts). It pauses while
+ * - Reading waits only when Rubika had nothing new: "Interval", or "Interval During a Conversation" for a minute
+ *   after an update and after the bot posted in a chat from this n8n (../../shared/conversations.ts: an answer
+ *   is likely then, a tap on a Send and Wait question above all; such a post also cuts a longer wait short),
+ *   or "Idle Interval" once the bot has had no update for "Idle After" (fifteen minutes by default: a chat's next
+ *   message after a pause of some minutes is still read within about Interval; a bot at rest costs what it did
+ *   before issue 33). It backs off up to a minute while requests fail (./readFailures.ts), and pauses while
  *   MAX_UNCONFIRMED executions are running, so a long backlog cannot flood n8n.
  * - Stopping (deactivation, shutdown, the end of a test) aborts the request in flight; the close function
  *   returns when the loop has ended, at most PAUSE_SLICE_MS later, with no request and no timer left.
@@ -20,12 +24,13 @@
  *   problem becomes one failed execution per outage (./readFailures.ts), the workflow stays published and
  *   the loop keeps trying, whoever activated it (a person publishing, n8n starting up).
  */
-import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { INodeExecutionData, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { withDownloadedFile } from '../../shared/downloads';
 import { toNodeError } from '../../shared/errors';
+import { LruMap } from '../../shared/lru';
 import { matchesFilters } from '../../shared/updates/filters';
+import type { UpdateItem } from '../../shared/updates/item';
 import { updateToItem } from '../../shared/updates/item';
 import { SenderDirectory } from '../../shared/updates/sender';
 import type { ResolvedCredential } from '../../shared/transport';
@@ -35,9 +40,11 @@ import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../../shared/
 import type { BotIdentity } from '../../shared/updates/botIdentity';
 import { identifyBot } from '../../shared/updates/botIdentity';
 import { credentialFingerprint } from '../../shared/transport/credential';
+import { whenBotPosts } from '../../shared/conversations';
 import { pause } from '../../shared/pause';
+import { downloadItemFile, fileToDownload, itemWithFile } from '../downloadFiles';
 import type { ReadingSettings, TriggerSettings } from '../settings';
-import { BOT_CHECK, IDLE_AFTER_MS, MAX_UNCONFIRMED } from './limits';
+import { BOT_CHECK, DOWNLOAD_TRIES, MAX_UNCONFIRMED, PACE } from './limits';
 import type { ReadingState } from './pages';
 import { assertPositionLost, cursorOf, fetchPage, skipToEnd } from './pages';
 import { ReadFailures } from './readFailures';
@@ -111,6 +118,15 @@ class ContinuousReader {
 
 	private lastUpdateAt = Date.now();
 
+	/** Until when a conversation is on (an update, or the bot's post in a chat): reads are "During a Conversation". */
+	private conversationUntil = 0;
+
+	/** The wait between reads in progress: how long, and how to end it early. */
+	private waiting: { ms: number; end: () => void } | undefined;
+
+	/** Stops listening for the bot's posts in this process (whenBotPosts), for the credential as it was. */
+	private stopHearingPosts: (() => void) | undefined;
+
 	private readonly failures: ReadFailures;
 
 	/** Whether the read position has been checked against Rubika since the start (or the last bot change). */
@@ -121,6 +137,9 @@ class ContinuousReader {
 
 	/** Options → Add Sender Details: the senders of this activation's updates, remembered in its memory. */
 	private readonly senders: SenderDirectory | undefined;
+
+	/** Updates whose file failed to download for a reason that may pass (by occurrence): the tries so far. */
+	private readonly downloadTries = new LruMap<string, number>(MAX_UNCONFIRMED);
 
 	constructor(
 		private readonly ctx: ITriggerFunctions,
@@ -166,6 +185,7 @@ class ContinuousReader {
 	stop(): void {
 		if (this.stopped) return;
 		this.abort.abort();
+		this.stopHearingPosts?.();
 		if (this.countedBot !== undefined) removeReader(this.countedBot);
 	}
 
@@ -179,7 +199,7 @@ class ContinuousReader {
 				let more = false;
 				if (this.emitter.ledger.runningCount < MAX_UNCONFIRMED) more = await this.readAndEmit();
 				this.failures.recovered();
-				if (!more) await pause(this.waitMs(), this.abort.signal);
+				if (!more) await this.waitBeforeNextRead();
 			} catch (error) {
 				if (this.stopped) break;
 				await this.failed(error);
@@ -206,6 +226,7 @@ class ContinuousReader {
 			if (!this.positioned) return true;
 		}
 		this.lastUpdateAt = Date.now();
+		this.conversationUntil = this.lastUpdateAt + PACE.conversationMs;
 		const { ledger } = this.emitter;
 		const entry = ledger.open(page.next ?? from);
 		try {
@@ -227,8 +248,7 @@ class ContinuousReader {
 				}
 				// A failed lookup does not throw: the item goes out without the sender's details.
 				const emitted = this.senders ? await this.senders.addTo(this.ctx, item, this.requestOptions()) : item;
-				// A download that may pass later throws: the page is read again, from the same cursor.
-				const data = await withDownloadedFile(this.ctx, emitted, this.settings.download, 'final');
+				const data = await this.withFile(emitted, occurrence);
 				if (this.stopped) return false;
 				this.emitter.emit(data, key, occurrence, entry);
 				if (this.testing) {
@@ -243,6 +263,31 @@ class ContinuousReader {
 		this.readCursor = entry.end;
 		ledger.close(entry);
 		return page.next !== undefined && page.next !== from;
+	}
+
+	/**
+	 * The item with its file, when Options → Download Files asks for it (../downloadFiles.ts). A download that
+	 * failed for a reason that may pass throws, so that the page is read again from the same cursor, for
+	 * DOWNLOAD_TRIES tries in all (one while testing); then the update goes out with file_error, and the
+	 * updates behind it follow. A file over a limit goes out with file_error at once.
+	 */
+	private async withFile(item: UpdateItem, occurrence: string): Promise<INodeExecutionData> {
+		const { download } = this.settings;
+		const fileId = fileToDownload(item, download);
+		if (fileId === undefined) return { json: item };
+		const outcome = await downloadItemFile(this.ctx, item, fileId, download, this.requestOptions());
+		if ('notDownloaded' in outcome && outcome.mayPassLater) {
+			const tries = (this.downloadTries.get(occurrence) ?? 0) + 1;
+			if (tries < (this.testing ? 1 : DOWNLOAD_TRIES)) {
+				this.downloadTries.set(occurrence, tries);
+				throw outcome.error ?? new NodeOperationError(this.ctx.getNode(), outcome.notDownloaded);
+			}
+			this.downloadTries.delete(occurrence);
+			const tried = tries > 1 ? ` (tried ${tries} times)` : '';
+			return itemWithFile(item, download, { ...outcome, notDownloaded: `${outcome.notDownloaded}${tried}` });
+		}
+		this.downloadTries.delete(occurrence);
+		return itemWithFile(item, download, outcome);
 	}
 
 	/**
@@ -297,6 +342,7 @@ class ContinuousReader {
 		this.credential = await resolveCredential(this.ctx);
 		const print = credentialFingerprint(this.credential);
 		if (print === this.credentialPrint && this.bot !== undefined) return;
+		if (print !== this.credentialPrint) this.hearPostsOf(print);
 		this.credentialPrint = print;
 		this.bot = undefined;
 		this.adoptBot(await identifyBot(this.ctx, this.credential, { abortSignal: this.abort.signal }));
@@ -353,8 +399,39 @@ class ContinuousReader {
 		}
 	}
 
+	/** How long to wait before the next read when Rubika had nothing new. */
 	private waitMs(): number {
-		return Date.now() - this.lastUpdateAt > IDLE_AFTER_MS ? this.settings.idleIntervalMs : this.settings.intervalMs;
+		const now = Date.now();
+		if (now < this.conversationUntil) return this.settings.conversationIntervalMs;
+		return now - this.lastUpdateAt > this.settings.idleAfterMs ? this.settings.idleIntervalMs : this.settings.intervalMs;
+	}
+
+	/** Waits waitMs(), or until the trigger stops, or until the bot's post in a chat starts a conversation. */
+	private async waitBeforeNextRead(): Promise<void> {
+		const early = new AbortController();
+		const end = () => early.abort();
+		this.abort.signal.addEventListener('abort', end, { once: true });
+		this.waiting = { ms: this.waitMs(), end };
+		try {
+			await pause(this.waiting.ms, early.signal);
+		} finally {
+			this.waiting = undefined;
+			this.abort.signal.removeEventListener('abort', end);
+		}
+	}
+
+	/**
+	 * Listens for the posts of the bot this credential reaches (credential fingerprint `print`) from this process:
+	 * each starts or extends a conversation, and the first cuts a longer wait short, so that reading fast begins
+	 * at once. A broadcast's many posts cost one early read, not one each.
+	 */
+	private hearPostsOf(print: string): void {
+		this.stopHearingPosts?.();
+		if (this.stopped) return;
+		this.stopHearingPosts = whenBotPosts(print, () => {
+			this.conversationUntil = Date.now() + PACE.conversationMs;
+			if (this.waiting !== undefined && this.waiting.ms > this.settings.conversationIntervalMs) this.waiting.end();
+		});
 	}
 
 	private async failed(error: unknown): Promise<void> {

@@ -9,7 +9,6 @@
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { fileToDownload, withDownloadedFile } from '../../shared/downloads';
 import { answerButtonOf, handOnAnswerTap, waitingAddressOf } from '../../shared/updates/answerTaps';
 import { matchesFilters } from '../../shared/updates/filters';
 import { directoryFor } from '../../shared/updates/sender';
@@ -18,6 +17,7 @@ import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { takeBotOnDelivery } from './oneTriggerPerBot';
 import type { RegistrationRecord } from './registration';
 import { isRegisteredUrl, readRegistration } from './registration';
+import { downloadItemFile, fileToDownload, itemWithFile } from '../downloadFiles';
 import { readTriggerSettings, webhookOf } from '../settings';
 import { botCredential, webhookKey } from './keys';
 import type { SecretLocation } from './secret';
@@ -80,16 +80,21 @@ async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookRespo
 
 	const senders = settings.addSenderDetails ? directoryFor(credential) : undefined;
 	const withSender = async () => (senders ? await senders.addTo(context, item, { credential }) : item);
-	if (fileToDownload(item, download) === undefined && senders?.mustAsk(item) !== true) {
+	const fileId = fileToDownload(item, download);
+	if (fileId === undefined && senders?.mustAsk(item) !== true) {
 		const output: INodeExecutionData = { json: await withSender() };
 		return { webhookResponse: OK_ANSWER, workflowData: [[output]] };
 	}
 	// Rubika's delivery timeout is unknown and a late answer may pause the bot's deliveries (facts §4), so
 	// the answer does not wait for the file or for the sender's details. Every failure then ends up on the
-	// item: the sender has its OK and no reason to deliver the event again, so failing here would lose the
-	// message.
+	// item (`file_error`, also for a failure that might pass later): the sender has its OK and no reason to
+	// deliver the event again, so failing here would lose the message.
 	answerNow(context, 200, OK_ANSWER);
-	const output = await withDownloadedFile(context, await withSender(), download, 'every');
+	const withDetails = await withSender();
+	const output =
+		fileId === undefined
+			? { json: withDetails }
+			: itemWithFile(withDetails, download, await downloadItemFile(context, withDetails, fileId, download, { credential }));
 	return { noWebhookResponse: true, workflowData: [[output]] };
 }
 

@@ -1,6 +1,7 @@
 /** Calling a Bot API method: POST `{method}` with a JSON body, through the retry loop and the rate-limit gate. */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { botPosted, postsInChat } from '../conversations';
 import type { MethodResults, RubikaMethod } from '../types';
 import type { RubikaContext } from './credential';
 import { readEnvelope } from './envelope';
@@ -42,7 +43,10 @@ export async function callAnyMethod(
 	};
 	// Only Bot API calls pass the rate-limit gate: the limit belongs to the bot token, which the upload and
 	// download addresses do not carry.
-	return await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response, body), {
+	const result = await sendWithRetries(context, method, request, options, (response) => readEnvelope(method, response, body), {
 		gated: true,
 	});
+	// An execution's post in a chat: an answer is likely now, the trigger reading this bot reads faster.
+	if (options.pacing?.bot !== undefined && postsInChat(method)) botPosted(options.pacing.bot);
+	return result;
 }

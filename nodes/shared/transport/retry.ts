@@ -79,6 +79,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 interface Pacing {
 	gate: RateLimitGate;
 	settings: RateLimitSettings;
+	/** The bot's credentialFingerprint, which names it to the reading trigger (../conversations.ts). */
+	bot?: string;
 }
 
 /** The Rubika node's Request Options, for all requests of one execution. */
@@ -93,13 +95,12 @@ export interface ExecutionSettings extends Pick<CallOptions, 'retry' | 'timeoutM
  * each with the error that says why.
  */
 export async function executionCallOptions(context: RubikaContext, { rateLimit, retry, timeoutMs }: ExecutionSettings): Promise<CallOptions> {
-	let gate: RateLimitGate;
 	try {
-		gate = gateForBot(credentialFingerprint(await resolveCredential(context)));
+		const bot = credentialFingerprint(await resolveCredential(context));
+		return { retry, timeoutMs, pacing: { gate: gateForBot(bot), settings: rateLimit, bot } };
 	} catch {
-		gate = new RateLimitGate();
+		return { retry, timeoutMs, pacing: { gate: new RateLimitGate(), settings: rateLimit } };
 	}
-	return { retry, timeoutMs, pacing: { gate, settings: rateLimit } };
 }
 
 type RequestSource = IHttpRequestOptions | (() => IHttpRequestOptions);

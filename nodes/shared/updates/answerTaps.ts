@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions, ITriggerFunctions } from 'n8n-workflow';
 
-import type { AnswerButton, ChatAnswerReply } from '../chatAnswers';
+import type { AnswerButton, ChatAnswerContent, ChatAnswerReply } from '../chatAnswers';
 import { readAnswerButton, resumeTokenOfTap, signTap } from '../chatAnswers';
 import { isPlainObject } from '../json';
 import { callRubika } from '../transport';
@@ -87,6 +87,7 @@ export async function handOnAnswerTap(
 		message_id: item.message_id,
 		sender_id: item.sender_id,
 		at: Date.now(),
+		...(button.decision === 'input' ? { content: answerContentOf(item), delivered_as: item.type === INLINE_MESSAGE_TYPE ? 'inlineMessage' : 'message' } : {}),
 	});
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -117,27 +118,55 @@ export async function handOnAnswerTap(
 	return 'failed';
 }
 
+/**
+ * What an answer to an input button carries: the message's text, its place, its contact's phone number,
+ * wherever the update put them (a new message, or an inline message: facts §11). A place is read from
+ * `location`, else from a `live_location`'s current place (rubpy's model); the waiting node reads a phone number
+ * or a place from the text too, where Rubika writes them there.
+ */
+function answerContentOf(item: UpdateItem): ChatAnswerContent {
+	const raw = item.update;
+	const message = (isPlainObject(raw.new_message) ? raw.new_message : raw) as IDataObject;
+	const live = isPlainObject(message.live_location) ? (message.live_location as IDataObject) : undefined;
+	const place = [message.location, live?.current_location, live?.location].find(
+		(candidate): candidate is IDataObject => isPlainObject(candidate) && candidate.latitude != null && candidate.longitude != null,
+	);
+	const contact = isPlainObject(message.contact_message) ? (message.contact_message as IDataObject) : undefined;
+	const phone = contact?.phone_number;
+	return {
+		...(typeof item.text === 'string' ? { text: item.text } : {}),
+		...(place ? { location: { latitude: String(place.latitude), longitude: String(place.longitude) } } : {}),
+		...(typeof phone === 'string' || typeof phone === 'number' ? { phone_number: String(phone) } : {}),
+	};
+}
+
 /** The waiting node's answer (ChatAnswerReply), if the body is one. */
 function replyOf(body: unknown): ChatAnswerReply | undefined {
 	if (!isPlainObject(body)) return undefined;
-	const { status, removeButtons, reply } = body as Partial<ChatAnswerReply>;
-	if (status !== 'resumed' && status !== 'unauthorized') return undefined;
-	return { status, removeButtons: removeButtons === true, reply: typeof reply === 'string' ? reply : '' };
+	const { status, removeButtons, reply, questionMessageId } = body as Partial<ChatAnswerReply>;
+	if (status !== 'resumed' && status !== 'unauthorized' && status !== 'again') return undefined;
+	return {
+		status,
+		removeButtons: removeButtons === true,
+		reply: typeof reply === 'string' ? reply : '',
+		...(typeof questionMessageId === 'string' && /^[A-Za-z0-9_-]+$/.test(questionMessageId) ? { questionMessageId } : {}),
+	};
 }
 
 /**
- * What the waiting node asked to show, in the chat of the tap and on its message: the buttons removed (the
- * message's for a tap under it, else the chat keypad), a reply. Where comes from the tap, never from the
- * answer. Failures are only logged: the decision stands.
+ * What the waiting node asked to show, in the chat of the tap: the buttons removed (those under the question's
+ * message — the tapped one, or the one the node names for an answer that came as a new message — else the chat
+ * keypad), a reply to the tap. The chat comes from the tap, never from the answer. Failures are only logged:
+ * the decision stands.
  */
 async function showInChat(context: TriggerContext, tap: UpdateItem, reply: ChatAnswerReply, options: CallOptions): Promise<void> {
 	const chatId = tap.chat_id;
 	if (chatId === null) return;
-	const underMessage = tap.type === INLINE_MESSAGE_TYPE;
+	const questionMessage = reply.questionMessageId ?? (tap.type === INLINE_MESSAGE_TYPE ? tap.message_id : null);
 	try {
-		if (reply.removeButtons && !underMessage) await callRubika(context, 'editChatKeypad', { chat_id: chatId, chat_keypad_type: 'Remove' }, options);
-		if (reply.removeButtons && underMessage && tap.message_id !== null) {
-			await callRubika(context, 'editMessageKeypad', { chat_id: chatId, message_id: tap.message_id, inline_keypad: { rows: [] } }, options);
+		if (reply.removeButtons && questionMessage === null) await callRubika(context, 'editChatKeypad', { chat_id: chatId, chat_keypad_type: 'Remove' }, options);
+		if (reply.removeButtons && questionMessage !== null) {
+			await callRubika(context, 'editMessageKeypad', { chat_id: chatId, message_id: questionMessage, inline_keypad: { rows: [] } }, options);
 		}
 	} catch (error) {
 		context.logger.warn(`Rubika Send and Wait: could not remove the answer buttons (${(error as Error).message})`);

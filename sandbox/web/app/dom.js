@@ -37,6 +37,14 @@ export const el = {
 	send: $('send-button'),
 	error: $('composer-error'),
 	keypad: $('chat-keypad'),
+	sheet: $('input-sheet'),
+	sheetForm: $('input-sheet-form'),
+	sheetTitle: $('input-sheet-title'),
+	sheetNote: $('input-sheet-note'),
+	sheetBody: $('input-sheet-body'),
+	sheetError: $('input-sheet-error'),
+	sheetCancel: $('input-sheet-cancel'),
+	sheetSubmit: $('input-sheet-submit'),
 };
 
 /** createElement with attributes and children; strings become text nodes, so nothing is parsed as HTML. */

@@ -1,12 +1,14 @@
 /**
  * Keypads: the chat keypad under the composer (one-time, resize, the toggle), inline keypads under bot
- * messages (a tap is an InlineMessage to the bot), and link buttons in both, which never reach the bot.
+ * messages (a tap is an InlineMessage to the bot), link buttons in both, which never reach the bot, and input
+ * buttons in both, which open what a phone shows (inputButtons.js).
  */
 
 import { openChat } from './chatView.js';
 import { el, h } from './dom.js';
 import { act, reportFailure, toast } from './feedback.js';
 import { isSafeUrl } from './format.js';
+import { inputButtonLook, openInputSheet } from './inputButtons.js';
 import { addMessage } from './messages.js';
 import { currentChat, postingBlock, view, known } from './state.js';
 
@@ -23,46 +25,43 @@ export function renderKeypad() {
 		return;
 	}
 	el.keypad.classList.toggle('resized', keypad.resize_keyboard === true);
-	el.keypad.replaceChildren(
-		...keypad.rows.map((row) =>
-			h(
-				'div',
-				{ class: 'keypad-row' },
-				row.buttons.map((button) =>
-					button.type === 'Link'
-						? linkButton(button, 'keypad-button', null)
-						: h('button', { type: 'button', class: 'keypad-button', dir: 'auto', 'data-button-id': button.id, onclick: () => tapChatKeypad(chat, button) }, button.button_text),
-				),
-			),
-		),
-	);
+	el.keypad.replaceChildren(...keypad.rows.map((row) => h('div', { class: 'keypad-row' }, row.buttons.map((button) => keypadButton(button, 'keypad-button', null)))));
 }
 
 export function inlineKeypad(message) {
 	return h(
 		'div',
 		{ class: 'inline-keypad', role: 'group', 'aria-label': 'Inline keypad' },
-		message.inline_keypad.rows.map((row) =>
-			h(
-				'div',
-				{ class: 'keypad-row' },
-				row.buttons.map((button) => {
-					if (button.type === 'Link') return linkButton(button, 'inline-button', message.message_id);
-					return h(
-						'button',
-						{
-							type: 'button',
-							class: 'inline-button',
-							dir: 'auto',
-							'data-button-id': button.id,
-							'aria-busy': view.pendingTaps.has(message.message_id + ' ' + button.id) ? 'true' : undefined,
-							onclick: (event) => tapInline(message, button, event.currentTarget),
-						},
-						button.button_text,
-					);
-				}),
-			),
-		),
+		message.inline_keypad.rows.map((row) => h('div', { class: 'keypad-row' }, row.buttons.map((button) => keypadButton(button, 'inline-button', message)))),
+	);
+}
+
+/**
+ * A button of the chat keypad (`message` null) or of a message's inline keypad: a link button opens its link,
+ * an input button its sheet; any other is a tap.
+ */
+function keypadButton(button, kindClass, message) {
+	if (button.type === 'Link') return linkButton(button, kindClass, message ? message.message_id : null);
+	const input = inputButtonLook(button);
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: input ? `${kindClass} input-kind` : kindClass,
+			dir: 'auto',
+			'data-button-id': button.id,
+			'data-button-type': button.type,
+			'aria-haspopup': input ? 'dialog' : undefined,
+			title: input ? input.title : undefined,
+			'aria-busy': message && view.pendingTaps.has(pendingKey(message.message_id, button.id)) ? 'true' : undefined,
+			onclick: () => {
+				if (input) openInputSheet(button, message);
+				else if (message) tapInline(message, button);
+				else tapChatKeypad(currentChat(), button);
+			},
+		},
+		button.button_text,
+		input ? input.mark : null,
 	);
 }
 
@@ -131,21 +130,33 @@ async function joinChannel(button, messageId, username, askJoin) {
 	await openChat(tap.chat.chat_id).catch(reportFailure);
 }
 
-async function tapInline(message, button, node) {
-	const key = message.message_id + ' ' + button.id;
+const pendingKey = (messageId, buttonId) => messageId + ' ' + buttonId;
+
+function setBusy(messageId, buttonId, busy) {
+	const node = document.querySelector(`#message-${CSS.escape(messageId)} [data-button-id="${CSS.escape(String(buttonId))}"]`);
+	if (node && busy) node.setAttribute('aria-busy', 'true');
+	else if (node) node.removeAttribute('aria-busy');
+}
+
+/** An inline button stays busy until its delivery event (clearPending, from liveEvents.js) or for 5 s at most. */
+export function markPending(messageId, buttonId) {
+	const key = pendingKey(messageId, buttonId);
 	view.pendingTaps.add(key);
-	node.setAttribute('aria-busy', 'true');
-	const inline = await act('tap-inline-button', { userId: view.userId, chatId: view.chatId, messageId: message.message_id, buttonId: button.id });
-	if (!inline) {
-		view.pendingTaps.delete(key);
-		node.removeAttribute('aria-busy');
-	}
-	// The delivery event (or a timeout) clears the busy mark: see onDelivery.
+	setBusy(messageId, buttonId, true);
 	setTimeout(() => {
-		if (!view.pendingTaps.delete(key)) return;
-		const again = document.querySelector(`#message-${CSS.escape(message.message_id)} [data-button-id="${CSS.escape(button.id)}"]`);
-		if (again) again.removeAttribute('aria-busy');
+		if (view.pendingTaps.delete(key)) setBusy(messageId, buttonId, false);
 	}, 5000);
+}
+
+export function clearPending(messageId, buttonId) {
+	view.pendingTaps.delete(pendingKey(messageId, buttonId));
+	setBusy(messageId, buttonId, false);
+}
+
+async function tapInline(message, button) {
+	markPending(message.message_id, button.id);
+	const inline = await act('tap-inline-button', { userId: view.userId, chatId: view.chatId, messageId: message.message_id, buttonId: button.id });
+	if (!inline) clearPending(message.message_id, button.id);
 }
 
 async function tapChatKeypad(chat, button) {

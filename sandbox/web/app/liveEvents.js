@@ -4,6 +4,8 @@ import { loadSandboxState, renderChatHeader } from './chatView.js';
 import { renderComposer } from './composer.js';
 import { el } from './dom.js';
 import { reportFailure, toast } from './feedback.js';
+import { previewText } from './format.js';
+import { clearPending } from './keypads.js';
 import { addMessage, removeMessage, replaceMessage, updateMessage } from './messages.js';
 import { renderBotPanel, renderChatList, renderUsers } from './sidebar.js';
 import { chatsOf, view, known } from './state.js';
@@ -31,13 +33,12 @@ function onDelivery(delivery) {
 	if (!inline || inline.sender_id !== view.userId || inline.chat_id !== view.chatId) return;
 	const finished = delivery.url === null || delivery.durationMs !== undefined || delivery.error !== undefined;
 	if (!finished) return;
-	const key = inline.message_id + ' ' + (inline.aux_data && inline.aux_data.button_id);
-	view.pendingTaps.delete(key);
-	const node = document.querySelector(`#message-${CSS.escape(inline.message_id)} [data-button-id="${CSS.escape(String(inline.aux_data && inline.aux_data.button_id))}"]`);
-	if (node) node.removeAttribute('aria-busy');
-	if (delivery.delivered) toast(`“${inline.text}” reached the bot (HTTP ${delivery.httpStatus}).`, 'ok');
-	else if (delivery.url === null) toast(`“${inline.text}” was not delivered: the bot has no ReceiveInlineMessage endpoint (a polling bot never sees inline taps).`, 'warn');
-	else toast(`“${inline.text}” was not delivered: ${delivery.error || 'HTTP ' + delivery.httpStatus}.`, 'warn');
+	clearPending(inline.message_id, inline.aux_data && inline.aux_data.button_id);
+	// A tap carries the button's text; an answer to an input button a text, a place or a contact.
+	const what = `“${previewText(inline)}”`;
+	if (delivery.delivered) toast(`${what} reached the bot (HTTP ${delivery.httpStatus}).`, 'ok');
+	else if (delivery.url === null) toast(`${what} was not delivered: the bot has no ReceiveInlineMessage endpoint (a polling bot never sees inline taps or answers).`, 'warn');
+	else toast(`${what} was not delivered: ${delivery.error || 'HTTP ' + delivery.httpStatus}.`, 'warn');
 }
 
 export function connect() {

@@ -12,6 +12,7 @@ import './sidebar.js';
 import './chatView.js';
 import './messages.js';
 import './keypads.js';
+import './inputButtons.js';
 import './composer.js';
 import './commands.js';
 import { connect } from './liveEvents.js';

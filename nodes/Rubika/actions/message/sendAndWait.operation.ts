@@ -8,15 +8,36 @@ import { inputModeProperties } from '../../helpers/inputMode';
 import type { LinksAs } from '../../waiting/answerLinks';
 import { requireSignedAnswers, responseLinks, sendWithLinks } from '../../waiting/answerLinks';
 import { answerInProperty, chatAnswerOptions, readAnswerIn, sendAnswerButtons } from '../../waiting/chatAnswer';
+import { QUESTION_KINDS } from '../../waiting/questions';
 import { formDefinitionProperties } from '../../waiting/responseForm';
 import { limitWaitTimeOption, waitUntil } from '../../waiting/waitTime';
 import type { ResponseType } from '../../waiting/webhook';
-import { responseFormFields } from '../../waiting/webhook';
+import { readQuestion } from '../../waiting/webhook';
 import type { ItemCall } from '../../../shared/transport';
 import type { RubikaOperation } from '../types';
 import { chatIdProperty, readChatId, readSendOptions, sendOptionsProperty } from './common';
 
 const MESSAGE_FIELD = 'Message';
+
+/**
+ * Response Type, then Answer In (every type but Custom Form, which needs the web page), then the fields of the
+ * type chosen. n8n's human-review tool for AI agents fixes Response Type to Approval and shows the rest.
+ */
+function responseTypeProperties(): INodeProperties[] {
+	const [responseType, ...typeFields] = inputModeProperties(
+		{ displayName: 'Response Type', name: 'responseType', default: 'approval', description: 'What the person answers with' },
+		[
+			...QUESTION_KINDS.map(({ value, name, description, fields }) => ({ value, name, description, fields })),
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person fills in a form you define (on a web page)',
+				fields: formDefinitionProperties,
+			},
+		],
+	);
+	return [responseType, { ...answerInProperty, displayOptions: { hide: { responseType: ['customForm'] } } }, ...typeFields];
+}
 
 const properties: INodeProperties[] = [
 	chatIdProperty('Chat to send the question to, e.g. b0… (a private chat) or g0… (a group)'),
@@ -30,72 +51,7 @@ const properties: INodeProperties[] = [
 		description: 'The question or request. The links to answer with are added below it.',
 	},
 	...formattingProperties(MESSAGE_FIELD),
-	...inputModeProperties(
-		{
-			displayName: 'Response Type',
-			name: 'responseType',
-			default: 'approval',
-			description: 'What the person answers with',
-		},
-		[
-			{
-				name: 'Approval',
-				value: 'approval',
-				description: 'The person taps Approve (or Decline)',
-				fields: [
-					{
-						displayName: 'Approval Options',
-						name: 'approvalOptions',
-						type: 'fixedCollection',
-						placeholder: 'Add option',
-						default: {},
-						options: [
-							{
-								displayName: 'Values',
-								name: 'values',
-								values: [
-									{
-										displayName: 'Type of Approval',
-										name: 'approvalType',
-										type: 'options',
-										default: 'single',
-										options: [
-											{ name: 'Approve Only', value: 'single' },
-											{ name: 'Approve and Decline', value: 'double' },
-										],
-										description: 'Whether the person can also decline',
-									},
-									{
-										displayName: 'Approve Button Label',
-										name: 'approveLabel',
-										type: 'string',
-										default: 'Approve',
-										description: 'Text of the approve link',
-									},
-									{
-										displayName: 'Decline Button Label',
-										name: 'disapproveLabel',
-										type: 'string',
-										default: 'Decline',
-										displayOptions: { show: { approvalType: ['double'] } },
-										description: 'Text of the decline link',
-									},
-								],
-							},
-						],
-					},
-					answerInProperty,
-				],
-			},
-			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page' },
-			{
-				name: 'Custom Form',
-				value: 'customForm',
-				description: 'The person fills in a form you define',
-				fields: formDefinitionProperties,
-			},
-		],
-	),
+	...responseTypeProperties(),
 	optionsCollection([
 		...chatAnswerOptions,
 		{
@@ -117,21 +73,21 @@ const properties: INodeProperties[] = [
 			name: 'formButtonLabel',
 			type: 'string',
 			default: 'Submit',
-			description: 'Label of the form\'s submit button (Free Text, Custom Form)',
+			description: 'Label of the web page form\'s submit button (all but Approval)',
 		},
 		{
 			displayName: 'Form Description',
 			name: 'formDescription',
 			type: 'string',
 			default: '',
-			description: 'Text shown above the form (Free Text, Custom Form)',
+			description: 'Text shown above the web page\'s form (all but Approval)',
 		},
 		{
 			displayName: 'Form Title',
 			name: 'formTitle',
 			type: 'string',
 			default: 'Your answer',
-			description: 'Title of the form page (Free Text, Custom Form)',
+			description: 'Title of the web page (all but Approval)',
 		},
 		limitWaitTimeOption,
 		{
@@ -155,7 +111,7 @@ const properties: INodeProperties[] = [
 			name: 'messageButtonLabel',
 			type: 'string',
 			default: 'Respond',
-			description: 'Text of the link that opens the form (Free Text, Custom Form)',
+			description: 'Text of the link that opens the web page\'s form (all but Approval)',
 		},
 	]),
 	sendOptionsProperty('send', { skipAlreadySent: false }),
@@ -166,27 +122,25 @@ export const sendAndWait: RubikaOperation = {
 	name: 'Send and Wait for Response',
 	action: 'Send a message and wait for response',
 	description:
-		'Send a message with links to approve, decline or answer in a form, and pause the workflow until the person answers',
+		'Send a question and pause the workflow until the person answers: approve or decline, pick a choice, a date, a number, an item, share a phone number or a place, write a text or fill in a form, in the chat or on a web page',
 	waitsForResponse: true,
 	properties,
 	async execute(this: IExecuteFunctions, itemIndex: number, call: ItemCall) {
 		const chatId = readChatId(this, itemIndex);
 		const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		// The form is built only when the person opens it: a broken definition must fail now, not then. The
-		// webhook reads it with the same function.
-		if (responseType !== 'approval') {
-			responseFormFields(responseType, (name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
-		}
+		// The question and its form are read again when the person answers: a broken definition must fail now,
+		// not then. The webhook reads them with the same function.
+		const asked = readQuestion(responseType, (name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 		const waitTill = waitUntil(options.limitWaitTime as IDataObject | undefined);
 		const { text, metadata } = readFormattedText.call(this, itemIndex, 'message', { requiredField: MESSAGE_FIELD });
 		const base: IDataObject = { chat_id: chatId, ...readSendOptions(this, itemIndex) };
-		const answerIn = responseType === 'approval' ? readAnswerIn(this.getNodeParameter('answerIn', itemIndex, 'webPage')) : 'webPage';
+		const answerIn = 'question' in asked ? readAnswerIn(this.getNodeParameter('answerIn', itemIndex, 'webPage')) : 'webPage';
 
 		// Keys the answer buttons, or the proof their fallback links carry: resolved once (a credential read).
 		const botToken = answerIn !== 'webPage' ? ((await tokenOf(this)) ?? '') : undefined;
-		if (answerIn !== 'webPage') {
-			const inChat = await sendAnswerButtons(this, itemIndex, answerIn, base, { text, metadata }, botToken ?? '', call);
+		if (answerIn !== 'webPage' && 'question' in asked) {
+			const inChat = await sendAnswerButtons(this, itemIndex, answerIn, base, { text, metadata }, botToken ?? '', call, asked.question);
 			if ('sent' in inChat) {
 				await this.putExecutionToWait(waitTill);
 				return { ...inChat.sent, chat_id: chatId, answer_in: answerIn, waiting_until: waitTill.toISOString() };
@@ -194,7 +148,7 @@ export const sendAndWait: RubikaOperation = {
 			this.logger.info(`Rubika Send and Wait: answering in the chat is not possible (${inChat.problem}); sending links to a web page instead`);
 		}
 		requireSignedAnswers(this);
-		const links = responseLinks(this, responseType, itemIndex, options, botToken);
+		const links = responseLinks(this, 'question' in asked ? asked.question : undefined, options, botToken);
 		const message = { text, parts: metadata?.meta_data_parts ?? [], field: MESSAGE_FIELD };
 		const linksAs = (options.linksAs as LinksAs | undefined) ?? 'buttonsOrText';
 		const { sent, shownAs } = await sendWithLinks(this, base, message, links, linksAs, call);
