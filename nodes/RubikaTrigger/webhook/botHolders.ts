@@ -53,6 +53,11 @@ export function otherHolder(bot: string, trigger: string): BotHolder | undefined
 	return undefined;
 }
 
+/** What `trigger` holds of `bot` in this process, if anything. */
+export function heldBy(bot: string, trigger: string): BotHolder | undefined {
+	return holdersByBot.get(bot)?.get(trigger);
+}
+
 /** The published trigger that holds `bot` with a registration this process knows, if any. */
 export function registeredHolder(bot: string): BotHolder | undefined {
 	for (const holder of holdersByBot.get(bot)?.values() ?? []) {

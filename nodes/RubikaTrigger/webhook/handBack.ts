@@ -105,9 +105,9 @@ export async function holdRegisteredBot(context: ITriggerFunctions, settings: We
 		return;
 	}
 	if (fingerprint(registration.url) !== record.url) return;
-	holdAtStart(context, record.bot, record.address, registration);
+	const held = holdAtStart(context, record.bot, record.address, registration);
 	if (!['init', 'leadershipChange'].includes(context.getActivationMode())) return;
-	await registerAgain(context, record.bot, registration);
+	await registerAgain(context, record.bot, held);
 }
 
 async function registerAgain(context: ITriggerFunctions, bot: string, { url, endpoints }: HeldRegistration): Promise<void> {

@@ -23,7 +23,7 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import type { BotHolder, HeldRegistration } from './botHolders';
-import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
+import { heldBy, hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
 import { webhookKey } from './keys';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
@@ -46,8 +46,15 @@ export function takeBotAtActivation(context: IHookFunctions, bot: string, regist
  * it holds `bot`, registered at `webhookUrl` (the record's address: this context has no webhook URL), without
  * being refused, as n8n has published it already.
  */
-export function holdAtStart(context: ITriggerFunctions, bot: string, webhookUrl: string, registration: HeldRegistration): void {
-	hold(bot, triggerKey(context), { ...holderOf(context), webhookUrl, registration });
+export function holdAtStart(context: ITriggerFunctions, bot: string, webhookUrl: string, registration: HeldRegistration): HeldRegistration {
+	const trigger = triggerKey(context);
+	// What this start's checkExists or create recorded (n8n runs them first, with its webhook URL of now) is
+	// newer than the record, which n8n may hand to trigger() as it was before (seen in queue mode after
+	// WEBHOOK_URL changed: the record still named the old address).
+	const activated = heldBy(bot, trigger)?.registration;
+	if (activated !== undefined) return activated;
+	hold(bot, trigger, { ...holderOf(context), webhookUrl, registration });
+	return registration;
 }
 
 /**
