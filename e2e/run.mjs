@@ -44,7 +44,7 @@ const FINISH = Object.freeze({ name: 'finish', finish: true });
 //   its own Chromium. chat-answers deletes its credentials (at FINISH) before browser looks at the editor's defaults.
 // - tests that restart n8n come late; torture (restarts and kills n8n, reads the whole getUpdates log) is last.
 // - reach comes after FINISH: it makes the sandbox answer only its proxy for a while, which would stall any
-//   trigger still reading the demo bot. test-listen restarts n8n once.
+//   trigger still reading the demo bot.
 const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, botIdentity, FINISH, continuous, testListen, reach, aiAssistant, browser, torture];
 const TESTS = ALL.filter((x) => !x.finish);
 

@@ -7,9 +7,8 @@
 //   first. n8n 2.8.4 refuses the activation request itself; n8n 2.41 accepts it and records the trigger as
 //   failed (its publication status) after retrying the activation for about 15 s;
 // - after the restart: a new workflow for that bot is refused at once on both versions (n8n 2.8.4 activates every
-//   workflow at start-up; n8n 2.41 keeps webhooks across restarts without calling their methods, but starts the
-//   trigger, which holds the bot its registration names); the first workflow still receives its bot. Everything
-//   is deactivated at the end.
+//   workflow at start-up; n8n 2.41 starts every published trigger node again, which for this node runs its
+//   webhook methods too); the first workflow still receives its bot. Everything is deactivated at the end.
 import { eventually } from './lib/reporter.mjs';
 import { nodeItems } from '../tooling/world.mjs';
 import { linearWorkflow, webhookTrigger } from '../tooling/workflow-builder.mjs';
@@ -181,7 +180,7 @@ export async function startManyBots(world, t) {
 			refused.push(third);
 			const checkThirdRefused = async (label) => checkRefusal(t, label, await refusedActivation(world, third.id), first, third);
 			// The first workflow's trigger holds its bot from n8n's start: n8n 2.8 activates it again, n8n 2.41 starts
-			// its trigger (without its webhook methods).
+			// its trigger node again, webhook methods included.
 			await checkThirdRefused('right after the restart, a new workflow for that bot');
 			const afterRestart = await deliverTo(0, 'after the restart', 3);
 			t.check('after the n8n restart the first workflow still receives its bot', afterRestart[2]?.text === 'after the restart', afterRestart.map((item) => item?.text));

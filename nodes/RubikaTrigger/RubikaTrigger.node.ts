@@ -20,7 +20,6 @@ import { triggerProperties, triggerWebhooks } from './description';
 import { startReading } from './reading/reader';
 import { readTriggerSettings } from './settings';
 import { activationMethods } from './webhook/activation';
-import { holdRegisteredBot } from './webhook/handBack';
 import { receiveDelivery } from './webhook/delivery';
 import { emitTestEvent } from './webhook/testEvent';
 
@@ -46,14 +45,9 @@ export class RubikaTrigger implements INodeType {
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const settings = readTriggerSettings(this);
-		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); here the trigger hands a test
-		// event to the manual execution it starts (webhook/testEvent.ts), or, published, holds its bot and registers
-		// it again when n8n starts (webhook/handBack.ts).
-		if (settings.receive.by === 'webhook') {
-			if (this.getMode() === 'manual') return emitTestEvent(this);
-			await holdRegisteredBot(this, settings.receive.webhook);
-			return {};
-		}
+		// By webhook, n8n's webhooks receive the updates (webhookMethods, webhook()); nothing runs here but
+		// the hand-over of a test event to the manual execution it starts (webhook/testEvent.ts).
+		if (settings.receive.by === 'webhook') return this.getMode() === 'manual' ? emitTestEvent(this) : {};
 		return await startReading(this, settings, settings.receive.reading);
 	}
 

@@ -3,7 +3,7 @@
  * n8n ends the listener (it received its event, the user stopped it, or it timed out: n8n runs the node's
  * `delete` in each case), the published trigger's registration is given back at once; with no published
  * trigger for the bot, what the test registered is removed where Rubika allows it. A restart repairs what a
- * listener that n8n never ended left. Harnesses of one test share a node type: workflows in one n8n process.
+ * listener that n8n never ended left, and registers a changed webhook URL alone. Harnesses of one test share a node type: workflows in one n8n process.
  */
 import type { INodeType } from 'n8n-workflow';
 
@@ -194,9 +194,9 @@ describe('n8n restarted while a test was listening (it never ended the listener)
 		expect(texts(restarted)).toEqual(['after the restart']);
 	});
 
-	test('n8n 2.41 runs no webhook method at its start but starts the trigger: the same; and a later test gives the bot back', async () => {
+	test('n8n 2.41 starts the trigger node again, its webhook methods beside trigger(): the same; and a later test gives the bot back', async () => {
 		const { restarted, productionEndpoints } = await restartedWhileListening();
-		await restarted.serveWithoutActivating();
+		await restarted.startAs241();
 		expect(endpointsOf()).toEqual(productionEndpoints);
 
 		// The new process knows the published trigger from its start, without any delivery.
@@ -205,6 +205,24 @@ describe('n8n restarted while a test was listening (it never ended the listener)
 		expect(endpointsOf()).toEqual(productionEndpoints);
 		await say('after the second test');
 		expect(texts(restarted)).toEqual(['after the second test']);
+	});
+});
+
+describe('n8n started with another webhook URL', () => {
+	test('n8n 2.41: create registers the new address, and nothing beside it registers the old one', async () => {
+		const { published } = await publishedWorkflow();
+		process = freshTriggerNodeType();
+		await published.close();
+		const moved = await workflowFor('published', { webhookId: published.node.webhookId, staticData: published.saved });
+		const calls = sandbox.requestsFor('updateBotEndpoints').length;
+		// The start's first registration is answered late: one made at the same time would be applied after it.
+		sandbox.injectFault({ kind: 'delay', method: 'updateBotEndpoints', ms: 300 });
+		await moved.startAs241();
+		const urls = sandbox.requestsFor('updateBotEndpoints').slice(calls).map((call) => (call.body as { url?: string }).url ?? '');
+		expect(urls.map((url) => url.startsWith(`${moved.origin}/webhook/`))).toEqual([true, true]);
+		expect(Object.values(endpointsOf()).every((url) => url.startsWith(`${moved.origin}/webhook/`))).toBe(true);
+		await say('at the new address');
+		expect(texts(moved)).toEqual(['at the new address']);
 	});
 });
 

@@ -219,15 +219,14 @@ export class WebhookHarness {
 
 	/**
 	 * Activating the workflow (or starting to listen for a test event): checkExists, then create if needed; then,
-	 * for a published workflow, n8n starts the trigger (`startTrigger`) on the same workflow object.
+	 * for a published workflow, n8n starts the trigger (`startTrigger`) on the same workflow object. n8n 2.8's
+	 * start is this with activation `init` (it activates every published workflow again); n8n 2.41's is
+	 * `startAs241()`.
 	 */
 	async activate(activation: WorkflowActivateMode = this.test ? 'manual' : 'activate'): Promise<void> {
 		const workflow = this.loadWorkflow();
 		try {
-			for (const webhook of this.webhooks(workflow)) {
-				const exists = await this.runLifecycle('checkExists', workflow, webhook, activation);
-				if (!exists) await this.runLifecycle('create', workflow, webhook, activation);
-			}
+			await this.createWebhooks(workflow, activation);
 		} catch (error) {
 			// n8n clears the workflow's webhooks when one of them fails to activate.
 			for (const webhook of this.webhooks(workflow)) await this.runLifecycle('delete', workflow, webhook, 'update');
@@ -276,14 +275,25 @@ export class WebhookHarness {
 	}
 
 	/**
-	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, whose webhook
-	 * methods n8n does not run (no checkExists, no create); it starts the trigger (`trigger()`) as at any start.
+	 * n8n 2.41's start: the webhooks stay in its table, and it starts every published trigger node again (its
+	 * publication service, activation `init`). For a node with a `trigger()`, as ours, that runs the webhook
+	 * methods (checkExists, create if needed) and `trigger()` at the same time, on one workflow object
+	 * (WorkflowTriggerActivator.activateInternal: Promise.allSettled of the webhook and the other triggers).
 	 */
-	async serveWithoutActivating(): Promise<void> {
+	async startAs241(): Promise<void> {
 		this.active = true;
 		const workflow = this.loadWorkflow();
-		await this.runTrigger(workflow, 'init');
+		const results = await Promise.allSettled([this.createWebhooks(workflow, 'init'), this.runTrigger(workflow, 'init')]);
 		this.persist(workflow);
+		for (const result of results) if (result.status === 'rejected') throw result.reason;
+	}
+
+	/** n8n's createWebhookIfNotExists for each webhook: checkExists, then create when it answers false. */
+	private async createWebhooks(workflow: Workflow, activation: WorkflowActivateMode): Promise<void> {
+		for (const webhook of this.webhooks(workflow)) {
+			const exists = await this.runLifecycle('checkExists', workflow, webhook, activation);
+			if (!exists) await this.runLifecycle('create', workflow, webhook, activation);
+		}
 	}
 
 	/** Deactivating: `delete` for every webhook, then the routes go away. */

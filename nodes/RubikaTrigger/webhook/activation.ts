@@ -12,7 +12,7 @@ import type { UpdateEndpointType } from '../../shared/types';
 import { identifyBot } from '../../shared/updates/botIdentity';
 import { readTriggerSettings, webhookOf } from '../settings';
 import { registerEndpoints } from './endpoints';
-import { handBack } from './handBack';
+import { handBack, registerAgainAtStart } from './handBack';
 import { botCredential, webhookKey } from './keys';
 import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
 import { WEBHOOK_URL_ADVICE, WEBHOOK_URL_HINT, checkWebhookAddress } from './publicAddress';
@@ -38,7 +38,8 @@ export function activationMethods(): NonNullable<INodeType['webhookMethods']> {
 
 /**
  * True when this node already registered this exact URL (same n8n address, token and endpoints). n8n runs it
- * first on every activation, before create, so this is where the trigger takes its bot (or is refused it).
+ * first on every activation, before create, so this is where the trigger takes its bot (or is refused it). At
+ * n8n's start (both versions run it then: handBack.ts) a URL found registered is registered again.
  * The bot is the registration record's when the URL matches (no request), else the one getMe names. A record
  * written before bot ids were kept, whose token Rubika now refuses, still activates (the registration is in
  * place and deliveries need no token): the bot is then counted from its first delivery that getMe can name.
@@ -55,7 +56,9 @@ async function isRegistered(context: IHookFunctions): Promise<boolean> {
 					if (registered) return undefined;
 					throw error;
 				});
-	if (bot !== undefined) takeBotAtActivation(context, bot, registered ? { url, endpoints } : undefined);
+	if (bot === undefined) return registered;
+	takeBotAtActivation(context, bot, registered ? { url, endpoints } : undefined);
+	if (registered && ['init', 'leadershipChange'].includes(context.getActivationMode())) await registerAgainAtStart(context, bot, { url, endpoints });
 	return registered;
 }
 
@@ -64,7 +67,7 @@ async function isRegistered(context: IHookFunctions): Promise<boolean> {
  * Rubika cannot deliver to is refused before any request (publicAddress.ts).
  */
 async function register(context: IHookFunctions): Promise<boolean> {
-	const { url, endpoints, secret, address } = await registrationTarget(context);
+	const { url, endpoints, secret } = await registrationTarget(context);
 	const { credential } = await botCredential(context);
 	checkWebhookAddress(context, url, hideSecret(url, secret), String(credential.data?.baseUrl ?? ''));
 	const staticData = context.getWorkflowStaticData('node');
@@ -77,7 +80,7 @@ async function register(context: IHookFunctions): Promise<boolean> {
 	forgetRegistration(staticData);
 	const refused = await registerEndpoints(context, url, endpoints);
 	if (refused) throw refusal(context, refused.type, refused.status, hideSecret(url, secret));
-	saveRegistration(staticData, { url, types: endpoints, bot, address });
+	saveRegistration(staticData, url, endpoints, bot);
 	takeBotAtActivation(context, bot, { url, endpoints });
 	return true;
 }
@@ -105,7 +108,7 @@ async function unregister(context: IHookFunctions): Promise<boolean> {
 /** The URL to register (n8n's webhook URL plus the secret) and the chosen endpoints, validated. */
 async function registrationTarget(
 	context: IHookFunctions,
-): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string; address: string }> {
+): Promise<{ url: string; endpoints: UpdateEndpointType[]; secret: string }> {
 	// Every setting is checked here, so that a bad one fails the publishing rather than a delivery.
 	const { endpoints, secretLocation: location } = webhookOf(readTriggerSettings(context));
 	const webhookUrl = context.getNodeWebhookUrl('default');
@@ -113,7 +116,7 @@ async function registrationTarget(
 		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
 	}
 	const secret = location === 'off' ? '' : deriveSecret((await botCredential(context)).token, webhookKey(context));
-	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret, address: webhookUrl };
+	return { url: registeredUrl(webhookUrl, location, secret), endpoints, secret };
 }
 
 /** What a person sees when Rubika does not answer `Done`; `shown` is the URL with its secret hidden. */

@@ -30,7 +30,7 @@ export interface BotHolder {
 	 * URL: when that stops, the production trigger must keep the bot.
 	 */
 	webhookUrl: string;
-	/** What it registered, when this process knows it (activation, or the trigger's start: handBack.ts). */
+	/** What it registered, when this process knows it (from its activation, or n8n's start: activation.ts). */
 	registration?: HeldRegistration;
 }
 
@@ -51,11 +51,6 @@ export function otherHolder(bot: string, trigger: string): BotHolder | undefined
 		if (holding !== trigger) return holder;
 	}
 	return undefined;
-}
-
-/** What `trigger` holds of `bot` in this process, if anything. */
-export function heldBy(bot: string, trigger: string): BotHolder | undefined {
-	return holdersByBot.get(bot)?.get(trigger);
 }
 
 /** The published trigger that holds `bot` with a registration this process knows, if any. */

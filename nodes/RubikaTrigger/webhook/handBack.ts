@@ -13,27 +13,26 @@
  *   404 there, and the log says so.
  * Which published trigger holds which bot is known in the process that publishes workflows (n8n's main process,
  * in queue mode too, where test listeners run as well). It learns it when it publishes a workflow, and when it
- * starts: n8n then runs `trigger()` of every published trigger (both versions; n8n 2.41 runs no webhook method
- * at a restart), and the trigger holds the bot its registration record names.
+ * starts: both versions then run the webhook methods of every published Rubika Trigger (n8n 2.8 activates every
+ * published workflow again; n8n 2.41 starts every published trigger node, webhooks included, because this node
+ * has a `trigger()` too, and runs its webhook methods at the same time as `trigger()`).
  *
- * At that start (`init`, or a new leader in multi-main) the trigger also registers its URL again: whatever took
- * the bot away while n8n was down, or a test listener that n8n was stopped in the middle of, is repaired by a
- * restart, for one call per endpoint type. It never fails the start, and waits for one short attempt only
- * (START_CALL): a failure is logged, and the bot stays as it was.
+ * At that start (`init`, or a new leader in multi-main) checkExists finds its URL registered, or create registers
+ * a new one (n8n's webhook URL changed). A URL found registered is registered again (registerAgainAtStart):
+ * whatever took the bot away while n8n was down, or a test listener that n8n was stopped in the middle of, is
+ * repaired by a restart, for one call per endpoint type. It never fails the start, and waits for one short
+ * attempt only (START_CALL): a failure is logged, and the bot stays as it was. (It is done there and not in
+ * `trigger()`, which n8n 2.41 runs beside the webhook methods: it would race create, with the old URL.)
  */
-import type { IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
 
 import type { CallOptions } from '../../shared/transport';
 import { identifyBot } from '../../shared/updates/botIdentity';
-import type { WebhookSettings } from '../settings';
 import type { HeldRegistration } from './botHolders';
 import { registeredHolder } from './botHolders';
 import { registerEndpoints, tryRemovingEndpoint } from './endpoints';
-import { botCredential, webhookKey } from './keys';
-import { holdAtStart } from './oneTriggerPerBot';
+import { botCredential } from './keys';
 import type { RegistrationRecord } from './registration';
-import { readRegistration } from './registration';
-import { deriveSecret, fingerprint, registeredUrl } from './secret';
 
 /**
  * Short: n8n waits for the node's `delete` (a deactivation, the end of a test) and for a trigger's start. Two
@@ -41,7 +40,7 @@ import { deriveSecret, fingerprint, registeredUrl } from './secret';
  */
 const HAND_BACK_CALL: CallOptions = { timeoutMs: 15_000, retry: { maxAttempts: 2 } };
 
-/** At n8n's start, where every published workflow waits for its trigger: one attempt, 10 s at most. */
+/** At n8n's start, where every published workflow waits for its webhooks: one attempt, 10 s at most. */
 const START_CALL: CallOptions = { timeoutMs: 10_000, retry: { maxAttempts: 1 } };
 
 /**
@@ -85,32 +84,8 @@ export async function handBack(context: IHookFunctions, ended: RegistrationRecor
 	}
 }
 
-/**
- * A published trigger receiving by webhook starts (`trigger()`): it holds the bot its registration record
- * names, with the URL registered, and at n8n's start registers that URL again. Nothing when the record is from
- * before addresses were kept, or the URL cannot be rebuilt as registered (the token changed since: the next
- * publishing registers afresh).
- */
-export async function holdRegisteredBot(context: ITriggerFunctions, settings: WebhookSettings): Promise<void> {
-	if (context.getMode() === 'manual') return;
-	const record = readRegistration(context.getWorkflowStaticData('node'));
-	if (record?.bot === undefined || record.address === undefined) return;
-	let registration: HeldRegistration;
-	try {
-		const secret = settings.secretLocation === 'off' ? '' : deriveSecret((await botCredential(context)).token, webhookKey(context));
-		registration = { url: registeredUrl(record.address, settings.secretLocation, secret), endpoints: record.types };
-	} catch (error) {
-		// The start of a published workflow never fails here: its webhooks are in place either way.
-		context.logger.warn(`Rubika Trigger "${context.getNode().name}": ${(error as Error).message}`);
-		return;
-	}
-	if (fingerprint(registration.url) !== record.url) return;
-	const held = holdAtStart(context, record.bot, record.address, registration);
-	if (!['init', 'leadershipChange'].includes(context.getActivationMode())) return;
-	await registerAgain(context, record.bot, held);
-}
-
-async function registerAgain(context: ITriggerFunctions, bot: string, { url, endpoints }: HeldRegistration): Promise<void> {
+/** At n8n's start: registers again the URL checkExists found registered. Never throws. */
+export async function registerAgainAtStart(context: IHookFunctions, bot: string, { url, endpoints }: HeldRegistration): Promise<void> {
 	const node = context.getNode().name;
 	try {
 		const refused = await registerEndpoints(context, url, endpoints, START_CALL);

@@ -2,13 +2,13 @@
  * What the webhook's secret and registration are bound to: the credential's bot token and the node's webhook
  * id. (The panel's settings are read in ../settings.ts.)
  */
-import type { IHookFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ResolvedCredential } from '../../shared/transport';
 import { resolveCredential } from '../../shared/transport';
 
-type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
+type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
  * The credential, resolved once for a delivery, and its bot token; no token is an error. Requests the

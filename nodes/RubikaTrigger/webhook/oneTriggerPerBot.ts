@@ -11,22 +11,22 @@
  * that activates workflows (n8n's main process, in queue mode too):
  * - a trigger holds its bot from its activation (checkExists, which n8n runs before create) until n8n runs
  *   its delete (deactivation, or a failed activation);
- * - after a restart, n8n 2.8 activates every active workflow again, which fills the record. n8n 2.41 keeps
- *   webhooks registered across restarts without calling the node's webhook methods, but both versions start
- *   every published trigger (`trigger()`), which holds the bot its registration record names (handBack.ts);
- *   a trigger also counts again once it has received a delivery in this process.
+ * - after a restart, both versions run the webhook methods of every published Rubika Trigger again (checkExists,
+ *   and create when the URL changed), which fills the record: n8n 2.8 activates every published workflow again,
+ *   and n8n 2.41 starts every published trigger node, webhooks included, as the node has a `trigger()` too. A
+ *   trigger also counts again once it has received a delivery in this process.
  * Listening for a test event neither holds a bot nor is refused: a test takes the bot over while it listens,
  * and gives it back when it ends (handBack.ts).
  */
-import type { IHookFunctions, INode, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import type { BotHolder, HeldRegistration } from './botHolders';
-import { heldBy, hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
+import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
 import { webhookKey } from './keys';
 
-type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
+type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
  * At activation, for `bot` (its id): fails when another trigger holds the bot; otherwise records this trigger
@@ -39,22 +39,6 @@ export function takeBotAtActivation(context: IHookFunctions, bot: string, regist
 	const other = otherHolder(bot, trigger);
 	if (other !== undefined) throw new BotTakenError(context.getNode(), other);
 	hold(bot, trigger, { ...holderOf(context), ...(registration ? { registration } : {}) });
-}
-
-/**
- * When a published trigger starts (n8n runs `trigger()` after the webhooks, and again at every start of n8n):
- * it holds `bot`, registered at `webhookUrl` (the record's address: this context has no webhook URL), without
- * being refused, as n8n has published it already.
- */
-export function holdAtStart(context: ITriggerFunctions, bot: string, webhookUrl: string, registration: HeldRegistration): HeldRegistration {
-	const trigger = triggerKey(context);
-	// What this start's checkExists or create recorded (n8n runs them first, with its webhook URL of now) is
-	// newer than the record, which n8n may hand to trigger() as it was before (seen in queue mode after
-	// WEBHOOK_URL changed: the record still named the old address).
-	const activated = heldBy(bot, trigger)?.registration;
-	if (activated !== undefined) return activated;
-	hold(bot, trigger, { ...holderOf(context), webhookUrl, registration });
-	return registration;
 }
 
 /**
@@ -81,11 +65,11 @@ function holderOf(context: TriggerContext): BotHolder {
 		workflowId: String(workflow.id ?? ''),
 		workflowName: workflow.name ?? '',
 		nodeName: context.getNode().name,
-		webhookUrl: 'getNodeWebhookUrl' in context ? webhookUrl(context) : '',
+		webhookUrl: webhookUrl(context),
 	};
 }
 
-function webhookUrl(context: IHookFunctions | IWebhookFunctions): string {
+function webhookUrl(context: TriggerContext): string {
 	return context.getNodeWebhookUrl('default') ?? '';
 }
 

@@ -7,9 +7,6 @@
  * ../shared/updates/botIdentity.ts): a new n8n address, a new token or another choice of endpoints no longer
  * matches, and the activation registers again. Until then Rubika keeps posting to the registered URL, so a
  * delivery presenting that URL's secret is Rubika's even after the token changed (registeredSecret).
- *
- * It also keeps n8n's address of the node as it was then (without the secret, which is derived from the token
- * and not stored): with it the trigger can register the same URL again when it starts (handBack.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -28,8 +25,6 @@ export interface RegistrationRecord {
 	at: string;
 	/** The bot registered (getMe's bot id); absent in records written before bot ids were kept. */
 	bot?: string;
-	/** n8n's webhook URL of the node when it registered, before the secret was put in; absent in older records. */
-	address?: string;
 }
 
 export function readRegistration(staticData: IDataObject): RegistrationRecord | undefined {
@@ -42,16 +37,12 @@ export function readRegistration(staticData: IDataObject): RegistrationRecord | 
 		types: normaliseTypes(record.types),
 		at: String(record.at ?? ''),
 		...(typeof record.bot === 'string' ? { bot: record.bot } : {}),
-		...(typeof record.address === 'string' ? { address: record.address } : {}),
 	};
 }
 
-export function saveRegistration(
-	staticData: IDataObject,
-	{ url, types, bot, address }: { url: string; types: readonly string[]; bot: string; address: string },
-): void {
+export function saveRegistration(staticData: IDataObject, url: string, types: readonly string[], bot: string): void {
 	// Assigned as a whole new object: n8n notices changes to static data through its setters only.
-	staticData[FIELD] = { url: fingerprint(url), types: normaliseTypes(types), at: new Date().toISOString(), bot, address };
+	staticData[FIELD] = { url: fingerprint(url), types: normaliseTypes(types), at: new Date().toISOString(), bot };
 }
 
 export function forgetRegistration(staticData: IDataObject): void {
