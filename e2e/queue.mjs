@@ -327,7 +327,8 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		// WEBHOOK_URL changed and main restarted: n8n runs the trigger's checkExists at start-up, which finds the
 		// registered address out of date, and create registers the new one (2.41.1 here; n8n 2.8.4's queue mode
 		// runs the chat cases only).
-		const registrations = async () => (await admin.requests('updateBotEndpoints')).map((r) => r.body.url.split('?')[0]);
+		// (Unpublishing asks Rubika to remove the endpoints, with an empty url or none: not registrations.)
+		const registrations = async () => (await admin.requests('updateBotEndpoints')).filter((r) => r.body.url).map((r) => r.body.url.split('?')[0]);
 		const before = (await registrations()).length;
 		const moved = { WEBHOOK_URL: `${world.mainBase}/`, N8N_WEBHOOK_URL: `${world.mainBase}/` };
 		await world.stop('main');
