@@ -41,6 +41,36 @@ export function rubikaRequestUrl(credentials: ICredentialDataDecryptedObject, re
 	return `${base}/v3/${token}/${rest}`;
 }
 
+/** What n8n's HTTP client takes as a request's `proxy`. */
+type ProxyOption = NonNullable<IHttpRequestOptions['proxy']>;
+
+/**
+ * The credential's Proxy as n8n's request option, or undefined when none is set. The user name and password
+ * come from their own fields, else from the address (`http://user:password@host:port`). Only http:// and
+ * https:// proxies: n8n's HTTP client ignores any other kind.
+ */
+export function rubikaProxy(credentials: ICredentialDataDecryptedObject): ProxyOption | undefined {
+	const address = String(credentials.proxy ?? '').trim();
+	if (address === '') return undefined;
+	let url: URL;
+	try {
+		url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(address) ? address : `http://${address}`);
+	} catch {
+		url = new URL('invalid:');
+	}
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+		throw new Error(`The Proxy in the Rubika credential must be an http:// or https:// address with a host, such as http://proxy.example:3128 (got "${url.protocol === 'invalid:' ? 'an address that does not parse' : url.protocol}")`);
+	}
+	const username = String(credentials.proxyUsername ?? '').trim() || decodeURIComponent(url.username);
+	const password = String(credentials.proxyPassword ?? '') || decodeURIComponent(url.password);
+	return {
+		protocol: url.protocol.slice(0, -1),
+		host: url.hostname.replace(/^\[|\]$/g, ''),
+		port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+		...(username ? { auth: { username, password } } : {}),
+	};
+}
+
 export class RubikaApi implements ICredentialType {
 	name = 'rubikaApi';
 
@@ -66,7 +96,30 @@ export class RubikaApi implements ICredentialType {
 			type: 'string',
 			default: RUBIKA_DEFAULT_BASE_URL,
 			description:
-				'Address of the Bot API. Keep the default for Rubika itself; change it for a self-hosted gateway or the local Rubika sandbox (for example http://127.0.0.1:8765). If the test answers ENOTFOUND, ECONNREFUSED or ETIMEDOUT, n8n could not reach this host: check the address, n8n\'s network (DNS, firewall) and any proxy on the way.',
+				'Address of the Bot API. Keep the default for Rubika itself. Rubika\'s other address for the same API, https://messengerg2b1.iranlms.ir (the one its 2022 documentation and several client libraries use), is an alternative when this one cannot be reached. Change it also for a gateway that forwards to Rubika (one hosted in Iran, for an n8n abroad) or the local Rubika sandbox (for example http://127.0.0.1:8765). If the test answers ENOTFOUND, ECONNREFUSED or ETIMEDOUT, n8n could not reach this host: check the address, n8n\'s network (DNS, firewall) and the proxy.',
+		},
+		{
+			displayName: 'Proxy',
+			name: 'proxy',
+			type: 'string',
+			default: '',
+			placeholder: 'http://proxy.example:3128',
+			description:
+				'Optional. An HTTP or HTTPS proxy every request of this credential goes through (Bot API calls, file uploads and downloads, the credential test). Rubika often answers only addresses in Iran: an n8n abroad reaches it through a proxy there. Leave empty to connect directly, or through n8n\'s own HTTPS_PROXY when the instance sets one.',
+		},
+		{
+			displayName: 'Proxy Username',
+			name: 'proxyUsername',
+			type: 'string',
+			default: '',
+			description: 'Optional. For a proxy that asks for a user name and password.',
+		},
+		{
+			displayName: 'Proxy Password',
+			name: 'proxyPassword',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
 		},
 	];
 
@@ -81,6 +134,9 @@ export class RubikaApi implements ICredentialType {
 		if (legacy.uri !== undefined) authenticated.uri = url;
 		// The credential test sends a baseURL; the full URL above already contains it.
 		delete authenticated.baseURL;
+		// A proxy the request names itself (the HTTP Request node's own option) wins.
+		const proxy = rubikaProxy(credentials);
+		if (proxy && authenticated.proxy === undefined) authenticated.proxy = proxy;
 		return authenticated;
 	};
 

@@ -21,8 +21,10 @@ import { test as continuous } from './continuous.mjs';
 import { test as credential } from './credential.mjs';
 import { test as examples } from './examples.mjs';
 import { test as execute } from './execute.mjs';
+import { test as reach } from './reach.mjs';
 import { test as sendAndWait } from './send-and-wait.mjs';
 import { test as smoke } from './smoke.mjs';
+import { test as testListen } from './test-listen.mjs';
 import { test as torture } from './torture.mjs';
 import { test as undocumented } from './undocumented.mjs';
 import { test as webhook } from './webhook.mjs';
@@ -41,7 +43,9 @@ const FINISH = Object.freeze({ name: 'finish', finish: true });
 // - browser publishes the echo bot whose executions webhook counts: it comes after webhook. send-and-wait opens
 //   its own Chromium. chat-answers deletes its credentials (at FINISH) before browser looks at the editor's defaults.
 // - tests that restart n8n come late; torture (restarts and kills n8n, reads the whole getUpdates log) is last.
-const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, botIdentity, FINISH, continuous, aiAssistant, browser, torture];
+// - reach comes after FINISH: it makes the sandbox answer only its proxy for a while, which would stall any
+//   trigger still reading the demo bot.
+const ALL = [smoke, credential, sendAndWait, chatAnswers, execute, undocumented, examples, webhook, botIdentity, FINISH, continuous, testListen, reach, aiAssistant, browser, torture];
 const TESTS = ALL.filter((x) => !x.finish);
 
 const say = (s) => process.stdout.write(`[e2e] ${s}\n`);

@@ -9,7 +9,8 @@
 //      on a Rubika Trigger receiving by reading and one on a Rubika Trigger receiving by webhook, both replying
 //      with Send Text. A message from Sara gets both replies. Then SIGINT goes to the npm process alone.
 //   2. `npm start` again: the sandbox says it restored its world, the first conversation is still there, and
-//      a new message gets both replies, with nothing published or registered again. Then SIGTERM.
+//      a new message gets both replies, with nothing published again (the trigger by webhook registers its
+//      own address again at n8n's start, what repairs a bot taken over while n8n was down). Then SIGTERM.
 //   3. a workflow from before one version per node and one trigger (a Rubika Webhook Trigger, Rubika Trigger
 //      2.1, Rubika 1.1) imported into the folder with n8n's CLI, then `npm start`: it fails loudly, naming that
 //      workflow and its nodes and saying what to do (--fresh), and exits 1 by itself.
@@ -232,7 +233,12 @@ async function threeRuns(t) {
 		await converse('second start', 'hello after the restart');
 		const refusedReads = (await admin.requests('getUpdates')).filter((r) => r.status !== 'OK');
 		t.eq('second start: the trigger by reading read on from its saved position (no getUpdates refused)', refusedReads.map((r) => r.status), []);
-		t.eq('second start: the webhook was not registered again (no updateBotEndpoints)', (await admin.requests('updateBotEndpoints')).length, 0);
+		const again = await admin.requests('updateBotEndpoints');
+		t.check(
+			'second start: nothing published again; the trigger by webhook registered its own address again, once per endpoint type it has',
+			again.map((r) => r.body.type).sort().join() === (await admin.bot(bot.bot_id)).endpoints.map((e) => e.type).sort().join() && again.every((r) => r.body.url === endpoint.url),
+			again.map((r) => r.body.type),
+		);
 		await stopNpm(t, run, 'SIGTERM', ports);
 
 		// --- run 3: a workflow with node types and versions the package no longer has: npm start fails loudly ---

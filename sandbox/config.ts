@@ -3,6 +3,8 @@
  * conflicting, the sandbox plays one plausible variant by default and a knob switches to the others,
  * so the node can be tested against each.
  */
+import net from 'node:net';
+
 import type { FileType, RubikaMethod } from '../nodes/shared/types';
 import { FILE_SIZE_LIMITS, FILE_TYPES, MAX_METADATA_PARTS, MAX_TEXT_LENGTH, RUBIKA_METHODS } from '../nodes/shared/types';
 
@@ -180,6 +182,13 @@ export interface SandboxConfig {
 	phoneAnswer: 'contactMessage' | 'text';
 	/** Sending into a private chat whose user stopped the bot answers INVALID_ACCESS (unknown in the facts). */
 	rejectSendAfterStop: boolean;
+	/**
+	 * Rubika answering only some addresses (facts §1: reported to answer only Iranian ones): when set, Bot API,
+	 * upload and download requests from any other client address are never answered (the connection stays
+	 * open until the client gives up, as a blocked request times out). The test proxy (proxy.ts) connects from
+	 * 127.0.0.2. null = every address is answered.
+	 */
+	answerOnlyFrom: string[] | null;
 	/** Most API request log entries kept (oldest dropped first). */
 	requestLogLimit: number;
 }
@@ -224,6 +233,7 @@ export function defaultConfig(): SandboxConfig {
 		inlineInputAnswers: 'inlineMessage',
 		phoneAnswer: 'contactMessage',
 		rejectSendAfterStop: false,
+		answerOnlyFrom: null,
 		requestLogLimit: 100_000,
 	};
 }
@@ -290,6 +300,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		'endpointRemoval',
 		'inlineInputAnswers',
 		'phoneAnswer',
+		'answerOnlyFrom',
 		'fileSizeInMessages',
 	]);
 	for (const key of Object.keys(input)) {
@@ -358,6 +369,12 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 		const parts = input.maxMetadataParts;
 		if (typeof parts !== 'number' || !Number.isInteger(parts) || parts < 1) throw new Error('maxMetadataParts must be a whole number >= 1');
 	}
+	if ('answerOnlyFrom' in input && input.answerOnlyFrom !== null) {
+		const addresses = input.answerOnlyFrom;
+		if (!Array.isArray(addresses) || !addresses.every((address) => typeof address === 'string' && net.isIP(address) !== 0)) {
+			throw new Error('answerOnlyFrom must be null or a list of IP addresses');
+		}
+	}
 	oneOf(input, 'mentionsOutsideGroups', ['reject', 'accept']);
 	oneOf(input, 'endpointRemoval', ENDPOINT_REMOVALS);
 	oneOf(input, 'inlineInputAnswers', ['inlineMessage', 'newMessage']);
@@ -402,6 +419,8 @@ export function applyConfigPatch(config: SandboxConfig, patch: unknown): void {
 			Object.assign(config.fileSizeLimits, value);
 		} else if (key === 'absentMethods') {
 			config.absentMethods = [...(value as string[])];
+		} else if (key === 'answerOnlyFrom') {
+			config.answerOnlyFrom = value === null ? null : [...(value as string[])];
 		} else if (key === 'recordedAnswers') {
 			config.recordedAnswers = structuredClone(value as SandboxConfig['recordedAnswers']);
 		} else if (key === 'rateLimit') {

@@ -83,6 +83,11 @@ export class SandboxHttpServer {
 async function route(routes: SandboxRoutes, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 	const url = requestUrl(req);
 	const path = url.pathname;
+	if (isRubikaRoute(path) && !answersClient(routes.api.config.answerOnlyFrom, req.socket.remoteAddress)) {
+		// Never answered: the client's timeout ends it, or the sandbox's close (answerOnlyFrom, config.ts).
+		req.resume();
+		return;
+	}
 	let match: RegExpExecArray | null;
 	if ((match = API_PATH.exec(path))) {
 		await handleApiRequest(routes.api, req, res, safeDecode(match[2]), safeDecode(match[3]), match[1] ?? '');
@@ -98,6 +103,18 @@ async function route(routes: SandboxRoutes, req: http.IncomingMessage, res: http
 		req.resume();
 		send(res, 404, 'Not Found', 'text/plain; charset=utf-8');
 	}
+}
+
+/** The routes that stand for Rubika's servers: the Bot API, uploads and downloads. */
+function isRubikaRoute(path: string): boolean {
+	return API_PATH.test(path) || /^\/(upload|files)\//.test(path);
+}
+
+/** Whether a request from `address` is answered under `answerOnlyFrom` (an IPv4 address may come as ::ffff:a.b.c.d). */
+function answersClient(answerOnlyFrom: string[] | null, address: string | undefined): boolean {
+	if (answerOnlyFrom === null) return true;
+	const client = (address ?? '').replace(/^::ffff:/, '');
+	return answerOnlyFrom.includes(client);
 }
 
 function requestUrl(req: http.IncomingMessage): URL {

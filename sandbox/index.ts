@@ -3,6 +3,8 @@ export { RubikaSandbox, startSandbox } from './server';
 export type { SandboxOptions } from './server';
 export type { SandboxConfigPatch } from './config';
 export type { FaultSpec } from './faults';
+export { startProxy } from './proxy';
+export type { TestProxy } from './proxy';
 export {
 	DEMO_BOT_TOKEN,
 	DEMO_BOT_ID,

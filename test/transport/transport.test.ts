@@ -160,7 +160,7 @@ describe('retries', () => {
 			credentials: { accessToken: DEMO_BOT_TOKEN, baseUrl },
 		});
 		expect(result.error?.message).toBe(`Could not reach Rubika at ${new URL(baseUrl).host} for getMe: the connection was refused`);
-		expect((result.error as unknown as { description: string }).description).toMatch(/Base URL .*DNS, firewall, network.*proxy/);
+		expect((result.error as unknown as { description: string }).description).toMatch(/check the Base URL, that this n8n can reach that host \(DNS, firewall\).*proxy/);
 	});
 
 	test('a host name that does not resolve is named, with what to check', async () => {

@@ -8,7 +8,8 @@ import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BOT_CHECK } from '../../nodes/RubikaTrigger/reading/limits';
-import { DEMO_BOT_ID, DEMO_BOT_TOKEN } from '../../sandbox';
+import { DEMO_BOT_ID, DEMO_BOT_TOKEN, startProxy } from '../../sandbox';
+import type { TestCredentials } from '../../tooling/harness/n8n';
 import { ReadingTriggerHarness } from '../../tooling/harness/reading';
 import { pauseMs, reza, sara, say, texts, useSandbox } from './helpers';
 
@@ -278,13 +279,27 @@ describe('the credential', () => {
 
 	describe('changed to reach the same bot: the position is kept, every message arrives once', () => {
 		/** A trigger on the demo bot that has delivered one message, with a bot check every 400 ms. */
-		async function running(credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }) {
+		async function running(credentials: TestCredentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: t.sandbox.baseUrl }) {
 			BOT_CHECK.intervalMs = 400;
 			const harness = new ReadingTriggerHarness({ parameters: { options: { interval: 0.2 } }, credentials });
 			await harness.activate();
 			say(t.sandbox, 'before');
 			await harness.waitForExecutions(1);
 			return { harness, credentials };
+		}
+
+		/** `change` made to a running trigger's credential between two messages: every message once, no failure. */
+		async function changedWhileReading(change: (credentials: TestCredentials) => void): Promise<void> {
+			const { harness, credentials } = await running();
+			say(t.sandbox, 'just before the change');
+			change(credentials);
+			await pauseMs(1000);
+			say(t.sandbox, 'after the change');
+			await harness.waitForExecutions(3);
+			await pauseMs(500);
+			expect(texts(harness.items)).toEqual(['before', 'just before the change', 'after the change']);
+			expect(harness.failures).toEqual([]);
+			await harness.stop();
 		}
 
 		it('a mistyped token, then the right one: one failed execution, nothing dropped, the messages sent meanwhile arrive once', async () => {
@@ -345,17 +360,18 @@ describe('the credential', () => {
 		});
 
 		it('another Base URL reaching the same Rubika: no failure, no message lost or repeated, reads go to the new address', async () => {
-			const { harness, credentials } = await running();
-			say(t.sandbox, 'just before the change');
-			credentials.baseUrl = `${t.sandbox.baseUrl}/via/second-address`;
-			await pauseMs(1000);
-			say(t.sandbox, 'after the change');
-			await harness.waitForExecutions(3);
-			await pauseMs(500);
-			expect(texts(harness.items)).toEqual(['before', 'just before the change', 'after the change']);
-			expect(harness.failures).toEqual([]);
+			await changedWhileReading((credentials) => (credentials.baseUrl = `${t.sandbox.baseUrl}/via/second-address`));
 			expect(t.sandbox.requestsFor('getUpdates').at(-1)?.path).toBe('/via/second-address/v3/<token>/getUpdates');
-			await harness.stop();
+		});
+
+		it('a proxy put in the credential: no failure, no message lost or repeated, reads go through the proxy', async () => {
+			const proxy = await startProxy();
+			try {
+				await changedWhileReading((credentials) => (credentials.proxy = proxy.url));
+				expect(proxy.requests.some((request) => request.path?.endsWith('/getUpdates'))).toBe(true);
+			} finally {
+				await proxy.close();
+			}
 		});
 	});
 

@@ -11,16 +11,14 @@ import { Container } from '@n8n/di';
 import type { IAuthenticateRuleResponseSuccessBody, IHttpRequestOptions } from 'n8n-workflow';
 
 import { RubikaApi } from '../../credentials/RubikaApi.credentials';
+import type { TestCredentials } from './n8n';
 
 export interface CredentialTestOutcome {
 	status: 'OK' | 'Error';
 	message: string;
 }
 
-export async function testRubikaCredential(credentials: {
-	accessToken: string;
-	baseUrl: string;
-}): Promise<CredentialTestOutcome> {
+export async function testRubikaCredential(credentials: TestCredentials): Promise<CredentialTestOutcome> {
 	const type = new RubikaApi();
 	const declared = type.test.request;
 	const request: IHttpRequestOptions = {

@@ -43,6 +43,10 @@ export type BinaryMode = 'default' | 'filesystem';
 export interface TestCredentials {
 	accessToken: string;
 	baseUrl: string;
+	/** The credential's optional proxy (an address), and its user name and password. */
+	proxy?: string;
+	proxyUsername?: string;
+	proxyPassword?: string;
 }
 
 export interface InputItem {

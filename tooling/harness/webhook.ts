@@ -24,7 +24,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { HookContext, WebhookContext } from 'n8n-core';
+import { HookContext, TriggerContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
@@ -33,6 +33,7 @@ import type {
 	INodeType,
 	IVersionedNodeType,
 	IWebhookData,
+	ITriggerFunctions,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WebhookSetupMethodNames,
@@ -216,14 +217,16 @@ export class WebhookHarness {
 		return context.getNodeWebhookUrl('default') as string;
 	}
 
-	/** Activating the workflow (or starting to listen for a test event): checkExists, then create if needed. */
+	/**
+	 * Activating the workflow (or starting to listen for a test event): checkExists, then create if needed; then,
+	 * for a published workflow, n8n starts the trigger (`startTrigger`) on the same workflow object. n8n 2.8's
+	 * start is this with activation `init` (it activates every published workflow again); n8n 2.41's is
+	 * `startAs241()`.
+	 */
 	async activate(activation: WorkflowActivateMode = this.test ? 'manual' : 'activate'): Promise<void> {
 		const workflow = this.loadWorkflow();
 		try {
-			for (const webhook of this.webhooks(workflow)) {
-				const exists = await this.runLifecycle('checkExists', workflow, webhook, activation);
-				if (!exists) await this.runLifecycle('create', workflow, webhook, activation);
-			}
+			await this.createWebhooks(workflow, activation);
 		} catch (error) {
 			// n8n clears the workflow's webhooks when one of them fails to activate.
 			for (const webhook of this.webhooks(workflow)) await this.runLifecycle('delete', workflow, webhook, 'update');
@@ -231,7 +234,29 @@ export class WebhookHarness {
 			throw error;
 		}
 		this.active = true;
+		if (!this.test) await this.runTrigger(workflow, activation);
 		this.persist(workflow, this.test);
+	}
+
+	/**
+	 * n8n runs `trigger()` of every trigger node of a published workflow (ours has one), after its webhooks, at
+	 * every activation and at each start of n8n, through n8n-core's real TriggerContext.
+	 */
+	private async runTrigger(workflow: Workflow, activation: WorkflowActivateMode): Promise<void> {
+		const context = new TriggerContext(
+			workflow,
+			this.node,
+			this.additionalData(),
+			'trigger',
+			activation,
+			() => {
+				throw new Error('the trigger emitted while it receives by webhook');
+			},
+			(error) => {
+				throw error;
+			},
+		);
+		await this.nodeType.trigger?.call(context as ITriggerFunctions);
 	}
 
 	/**
@@ -250,11 +275,25 @@ export class WebhookHarness {
 	}
 
 	/**
-	 * n8n 2.41 after a restart: the webhooks stay in its table and requests are routed to the node, which n8n
-	 * does not ask anything (no checkExists, no create).
+	 * n8n 2.41's start: the webhooks stay in its table, and it starts every published trigger node again (its
+	 * publication service, activation `init`). For a node with a `trigger()`, as ours, that runs the webhook
+	 * methods (checkExists, create if needed) and `trigger()` at the same time, on one workflow object
+	 * (WorkflowTriggerActivator.activateInternal: Promise.allSettled of the webhook and the other triggers).
 	 */
-	serveWithoutActivating(): void {
+	async startAs241(): Promise<void> {
 		this.active = true;
+		const workflow = this.loadWorkflow();
+		const results = await Promise.allSettled([this.createWebhooks(workflow, 'init'), this.runTrigger(workflow, 'init')]);
+		this.persist(workflow);
+		for (const result of results) if (result.status === 'rejected') throw result.reason;
+	}
+
+	/** n8n's createWebhookIfNotExists for each webhook: checkExists, then create when it answers false. */
+	private async createWebhooks(workflow: Workflow, activation: WorkflowActivateMode): Promise<void> {
+		for (const webhook of this.webhooks(workflow)) {
+			const exists = await this.runLifecycle('checkExists', workflow, webhook, activation);
+			if (!exists) await this.runLifecycle('create', workflow, webhook, activation);
+		}
 	}
 
 	/** Deactivating: `delete` for every webhook, then the routes go away. */

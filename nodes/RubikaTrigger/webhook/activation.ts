@@ -2,17 +2,20 @@
  * What activating and deactivating the trigger (and listening for a test event) does with Rubika: n8n's
  * checkExists, create and delete for the `default` webhook. The record of what was registered is
  * registration.ts; the secret in the address is secret.ts; which trigger holds which bot is
- * oneTriggerPerBot.ts.
+ * oneTriggerPerBot.ts; whether Rubika can reach the address is publicAddress.ts; what happens to the bot when a
+ * registration ends (a test listener stops, a workflow is unpublished) is handBack.ts.
  */
 import type { IHookFunctions, INodeType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { callRubika } from '../../shared/transport';
 import type { UpdateEndpointType } from '../../shared/types';
 import { identifyBot } from '../../shared/updates/botIdentity';
 import { readTriggerSettings, webhookOf } from '../settings';
+import { registerEndpoints } from './endpoints';
+import { handBack, registerAgainAtStart } from './handBack';
 import { botCredential, webhookKey } from './keys';
 import { letGoOfBot, takeBotAtActivation } from './oneTriggerPerBot';
+import { WEBHOOK_URL_ADVICE, WEBHOOK_URL_HINT, checkWebhookAddress } from './publicAddress';
 import { forgetRegistration, readRegistration, registrationMatches, saveRegistration } from './registration';
 import { deriveSecret, hideSecret, registeredUrl } from './secret';
 
@@ -35,7 +38,8 @@ export function activationMethods(): NonNullable<INodeType['webhookMethods']> {
 
 /**
  * True when this node already registered this exact URL (same n8n address, token and endpoints). n8n runs it
- * first on every activation, before create, so this is where the trigger takes its bot (or is refused it).
+ * first on every activation, before create, so this is where the trigger takes its bot (or is refused it). At
+ * n8n's start (both versions run it then: handBack.ts) a URL found registered is registered again.
  * The bot is the registration record's when the URL matches (no request), else the one getMe names. A record
  * written before bot ids were kept, whose token Rubika now refuses, still activates (the registration is in
  * place and deliveries need no token): the bot is then counted from its first delivery that getMe can name.
@@ -52,13 +56,20 @@ async function isRegistered(context: IHookFunctions): Promise<boolean> {
 					if (registered) return undefined;
 					throw error;
 				});
-	if (bot !== undefined) takeBotAtActivation(context, bot);
+	if (bot === undefined) return registered;
+	takeBotAtActivation(context, bot, registered ? { url, endpoints } : undefined);
+	if (registered && ['init', 'leadershipChange'].includes(context.getActivationMode())) await registerAgainAtStart(context, bot, { url, endpoints });
 	return registered;
 }
 
-/** Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. */
+/**
+ * Registers the URL, secret included, for every chosen endpoint; any refusal fails the activation. An address
+ * Rubika cannot deliver to is refused before any request (publicAddress.ts).
+ */
 async function register(context: IHookFunctions): Promise<boolean> {
 	const { url, endpoints, secret } = await registrationTarget(context);
+	const { credential } = await botCredential(context);
+	checkWebhookAddress(context, url, hideSecret(url, secret), String(credential.data?.baseUrl ?? ''));
 	const staticData = context.getWorkflowStaticData('node');
 	const bot = await botOf(context);
 	const before = readRegistration(staticData)?.bot;
@@ -67,12 +78,10 @@ async function register(context: IHookFunctions): Promise<boolean> {
 	}
 	// A half-done registration must not look complete to checkExists.
 	forgetRegistration(staticData);
-	for (const type of endpoints) {
-		const answer = await callRubika(context, 'updateBotEndpoints', { url, type });
-		const status = String(answer?.status ?? '');
-		if (status !== 'Done') throw refusal(context, type, status, hideSecret(url, secret));
-	}
+	const refused = await registerEndpoints(context, url, endpoints);
+	if (refused) throw refusal(context, refused.type, refused.status, hideSecret(url, secret));
 	saveRegistration(staticData, url, endpoints, bot);
+	takeBotAtActivation(context, bot, { url, endpoints });
 	return true;
 }
 
@@ -83,12 +92,16 @@ async function botOf(context: IHookFunctions): Promise<string> {
 }
 
 /**
- * Forgets the registration and lets go of the bot. Rubika has no call to remove an endpoint, so the bot
- * keeps posting to this URL until something else registers; n8n answers those posts with 404 once inactive.
+ * Forgets the registration and lets go of the bot, then gives the bot back to the published trigger that holds
+ * it in this process, or removes what this registration left (handBack.ts). n8n runs it when a workflow is
+ * unpublished, and when a test listener stops, times out or has received its event.
  */
 async function unregister(context: IHookFunctions): Promise<boolean> {
-	forgetRegistration(context.getWorkflowStaticData('node'));
+	const staticData = context.getWorkflowStaticData('node');
+	const ended = readRegistration(staticData);
+	forgetRegistration(staticData);
 	letGoOfBot(context);
+	if (ended !== undefined) await handBack(context, ended);
 	return true;
 }
 
@@ -111,11 +124,8 @@ function refusal(context: IHookFunctions, type: string, status: string, shown: s
 	if (status === 'InvalidUrl') {
 		return new NodeOperationError(
 			context.getNode(),
-			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}`,
-			{
-				description:
-					'Rubika only delivers to a public HTTPS address on a real domain. Set n8n\'s WEBHOOK_URL to the public HTTPS address of this instance (for example behind a reverse proxy or a tunnel), or set the trigger\'s Receive Updates to By Reading, which works on a local n8n without any public address.',
-			},
+			`Rubika refused the webhook URL for ${type} (InvalidUrl): it needs a public HTTPS address, and this n8n's webhook URL is ${shown}. ${WEBHOOK_URL_HINT}`,
+			{ description: WEBHOOK_URL_ADVICE },
 		);
 	}
 	return new NodeOperationError(

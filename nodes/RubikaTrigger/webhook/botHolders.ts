@@ -8,6 +8,17 @@
  * oneTriggerPerBot.ts.
  */
 import { LruMap } from '../../shared/lru';
+import type { UpdateEndpointType } from '../../shared/types';
+
+/**
+ * What a published trigger registered for its bot: the URL with its secret and the endpoint types. Kept in
+ * memory only (static data holds a fingerprint of the URL), so that whatever takes the bot away for a while (a
+ * test listener) can give it back (handBack.ts).
+ */
+export interface HeldRegistration {
+	url: string;
+	endpoints: UpdateEndpointType[];
+}
 
 /** A trigger that holds a bot: what a refused activation names, and the address it holds the bot at. */
 export interface BotHolder {
@@ -19,6 +30,8 @@ export interface BotHolder {
 	 * URL: when that stops, the production trigger must keep the bot.
 	 */
 	webhookUrl: string;
+	/** What it registered, when this process knows it (from its activation, or n8n's start: activation.ts). */
+	registration?: HeldRegistration;
 }
 
 /** Bot (its id) → trigger (workflow and webhook id) → holder. */
@@ -40,6 +53,14 @@ export function otherHolder(bot: string, trigger: string): BotHolder | undefined
 	return undefined;
 }
 
+/** The published trigger that holds `bot` with a registration this process knows, if any. */
+export function registeredHolder(bot: string): BotHolder | undefined {
+	for (const holder of holdersByBot.get(bot)?.values() ?? []) {
+		if (holder.registration !== undefined) return holder;
+	}
+	return undefined;
+}
+
 /** Records that `trigger` holds `bot` (it was activated with it), and no other bot any more. */
 export function hold(bot: string, trigger: string, holder: BotHolder): void {
 	letGo.delete(letGoKey(trigger, holder.webhookUrl));
@@ -47,7 +68,10 @@ export function hold(bot: string, trigger: string, holder: BotHolder): void {
 		if (other !== bot) forget(other, holders, trigger);
 	}
 	const holders = holdersByBot.get(bot) ?? new Map<string, BotHolder>();
-	holders.set(trigger, holder);
+	// A delivery knows nothing of the registration: what the activation recorded for this address stays.
+	const before = holders.get(trigger);
+	const registration = holder.registration ?? (before?.webhookUrl === holder.webhookUrl ? before.registration : undefined);
+	holders.set(trigger, { ...holder, ...(registration ? { registration } : {}) });
 	holdersByBot.set(bot, holders);
 }
 

@@ -11,16 +11,18 @@
  * that activates workflows (n8n's main process, in queue mode too):
  * - a trigger holds its bot from its activation (checkExists, which n8n runs before create) until n8n runs
  *   its delete (deactivation, or a failed activation);
- * - after a restart, n8n 2.8 activates every active workflow again, which fills the record. n8n 2.41 keeps
- *   webhooks registered across restarts without calling the node, so each trigger counts again once it has
- *   received a delivery in this process, or been activated again.
- * Listening for a test event neither holds a bot nor is refused: a test takes the bot over, as documented.
+ * - after a restart, both versions run the webhook methods of every published Rubika Trigger again (checkExists,
+ *   and create when the URL changed), which fills the record: n8n 2.8 activates every published workflow again,
+ *   and n8n 2.41 starts every published trigger node, webhooks included, as the node has a `trigger()` too. A
+ *   trigger also counts again once it has received a delivery in this process.
+ * Listening for a test event neither holds a bot nor is refused: a test takes the bot over while it listens,
+ * and gives it back when it ends (handBack.ts).
  */
 import type { IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
-import type { BotHolder } from './botHolders';
+import type { BotHolder, HeldRegistration } from './botHolders';
 import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
 import { webhookKey } from './keys';
 
@@ -31,12 +33,12 @@ type TriggerContext = IHookFunctions | IWebhookFunctions;
  * as its holder. Checking and recording happen without an await in between, so two workflows activated at the
  * same time cannot both pass.
  */
-export function takeBotAtActivation(context: IHookFunctions, bot: string): void {
+export function takeBotAtActivation(context: IHookFunctions, bot: string, registration?: HeldRegistration): void {
 	if (context.getMode() === 'manual') return;
 	const trigger = triggerKey(context);
 	const other = otherHolder(bot, trigger);
 	if (other !== undefined) throw new BotTakenError(context.getNode(), other);
-	hold(bot, trigger, holderOf(context));
+	hold(bot, trigger, { ...holderOf(context), ...(registration ? { registration } : {}) });
 }
 
 /**

@@ -75,7 +75,8 @@ export interface NetworkProblem {
 export function networkProblem(error: unknown): NetworkProblem {
 	const code = findErrorCode(error);
 	const text = error instanceof Error ? error.message : String(error);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text);
+	// n8n 2.8 turns axios's timeout (ECONNABORTED) into "The connection was aborted, perhaps the server is offline".
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|connection was aborted/i.test(text);
 	const hungUp = /socket hang up/i.test(text);
 	const reason = timedOut
 		? 'the request timed out'
@@ -89,20 +90,28 @@ export function networkProblem(error: unknown): NetworkProblem {
 	return { reason, code, timedOut, hungUp };
 }
 
+/** What every failure to reach Rubika tells a person: where Rubika answers from, and the two ways through. */
+const REACHING_RUBIKA =
+	'Rubika often answers only addresses in Iran: an n8n elsewhere reaches it through a proxy, set in the Rubika credential (Proxy) or for the whole instance (n8n\'s HTTPS_PROXY), or through a gateway in Iran as the Base URL. Also check the Base URL, that this n8n can reach that host (DNS, firewall) and, when a proxy is set, that it runs and reaches Rubika.';
+
 /**
  * No answer at all: a refused or dropped connection, a timeout, a host that does not resolve. The message
- * names the host when the error tells it (never the path, which holds the token).
+ * names the host when the error tells it (never the path, which holds the token), and the proxy the request went
+ * through, if any; a timeout, which is how a request from a country Rubika does not answer ends, says so.
  */
 export function networkFailure(method: string, error: unknown): AttemptFailure {
 	const problem = networkProblem(error);
 	const { reason, code } = problem;
-	const host = unreachableHost(error);
+	const proxy = proxyOf(error);
+	const host = unreachableHost(error) ?? requestHost(error);
+	const where = proxy !== undefined && host === proxy ? `the proxy at ${proxy}` : `Rubika${host ? ` at ${host}` : ''}${proxy ? ` through the proxy at ${proxy}` : ''}`;
+	const geo = problem.timedOut ? ` (Rubika often answers only addresses in Iran${proxy ? '' : ': from elsewhere, set a Proxy in the Rubika credential'})` : '';
 	return new AttemptFailure(
 		retryable.noAnswer(problem),
-		`Could not reach Rubika${host ? ` at ${host}` : ''} for ${method}: ${reason}`,
-		'Check the Base URL in the Rubika credential (the address), that this n8n can reach that host (DNS, firewall, network) and, if n8n reaches the internet through a proxy, the proxy.',
+		`Could not reach ${where} for ${method}: ${reason}${geo}`,
+		REACHING_RUBIKA,
 		// Not under the key `code`: NodeApiError would replace our message with its generic one for it.
-		{ method, ...(code ? { network_error: code } : {}) },
+		{ method, ...(code ? { network_error: code } : {}), ...(proxy ? { proxy } : {}) },
 	);
 }
 
@@ -151,6 +160,43 @@ function unreachableHost(error: unknown): string | undefined {
 		if (typeof candidate.address === 'string' && candidate.address !== '') {
 			return typeof candidate.port === 'number' ? `${candidate.address}:${candidate.port}` : candidate.address;
 		}
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+/**
+ * The host (and port) the request was for, from the request's address an HTTP client error carries (axios's
+ * `config.url`): only the host, never the path, which holds the token.
+ */
+function requestHost(error: unknown): string | undefined {
+	const url = clientConfig(error)?.url;
+	if (typeof url !== 'string') return undefined;
+	try {
+		return new URL(url).host || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * `host:port` of the proxy the failed request went through, as n8n's client sets it up: a proxy agent (the
+ * credential's Proxy, or n8n 2.8's HTTPS_PROXY) keeps it as `proxy`. Never its user name or password.
+ */
+function proxyOf(error: unknown): string | undefined {
+	const config = clientConfig(error);
+	if (config === undefined || typeof config.url !== 'string') return undefined;
+	const agent = config.url.toLowerCase().startsWith('https:') ? config.httpsAgent : config.httpAgent;
+	const proxy = (agent as { proxy?: unknown } | undefined)?.proxy;
+	return proxy instanceof URL ? proxy.host : undefined;
+}
+
+/** The request an HTTP client error describes (axios's `config`), on the error or a cause of it (n8n wraps it). */
+function clientConfig(error: unknown): { url?: unknown; httpAgent?: unknown; httpsAgent?: unknown } | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { config?: unknown; cause?: unknown };
+		if (candidate.config && typeof candidate.config === 'object') return candidate.config;
 		current = candidate.cause;
 	}
 	return undefined;
