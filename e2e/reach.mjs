@@ -48,7 +48,13 @@ export const test = {
 		// The instance-wide proxy of the `n8n execute` run: a second one, so that what went through it is that run's.
 		const instanceProxy = await startProxy();
 		const through = (data) => ({ ...data, proxy: proxy.url });
-		const credential = async (name, data) => await s.post('/rest/credentials', { name, type: 'rubikaApi', data });
+		/** The credentials made here: deleted at the end (browser.mjs, later in a shared world, looks at the editor's default). */
+		const made = [];
+		const credential = async (name, data) => {
+			const saved = await s.post('/rest/credentials', { name, type: 'rubikaApi', data });
+			made.push(saved.id);
+			return saved;
+		};
 		const workflow = async (name, nodes) => {
 			const { connections, settings } = linearWorkflow(undefined, name, nodes);
 			return (await world.publicApi('/workflows', { method: 'POST', body: { name, nodes, connections, settings } })).id;
@@ -148,6 +154,7 @@ export const test = {
 			await world.deactivate(localHookId).catch(() => {});
 		} finally {
 			await Promise.allSettled([viaEnvironment, refused]);
+			for (const id of made) await s.request('DELETE', `/rest/credentials/${id}`).catch(() => {});
 			await admin.config(OPEN);
 			await proxy.close();
 			await instanceProxy.close();

@@ -199,11 +199,14 @@ export async function createQueueWorld({ pack, version = QUEUE_VERSION, workflow
 		},
 		activate: (id) => world.publicApi(`/workflows/${id}/activate`, { method: 'POST' }),
 		deactivate: (id) => world.publicApi(`/workflows/${id}/deactivate`, { method: 'POST' }),
+		/** The ids of the workflow's executions stored in PostgreSQL (see listExecutions: what main's list leaves out). */
+		storedExecutionIds: async (workflowId) =>
+			(await postgres.rows(`SELECT id FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}'`)).map((row) => String(row.id)),
 		/** Every execution of the workflow (all pages), with data unless `includeData` is false, oldest first. */
-		executions: (workflowId, { includeData = true } = {}) => listExecutions(world.publicApi, workflowId, { includeData }),
+		executions: (workflowId, { includeData = true } = {}) => listExecutions(world.publicApi, workflowId, { includeData, storedIds: world.storedExecutionIds }),
 		/** Waits until `predicate(executions)` holds (default 60 s); returns the executions (the last read on timeout). */
 		waitForExecutions: (workflowId, predicate, { timeoutMs = 60_000, includeData = true } = {}) =>
-			waitForExecutionList(world.publicApi, workflowId, predicate, { timeoutMs, includeData }),
+			waitForExecutionList(world.publicApi, workflowId, predicate, { timeoutMs, includeData, storedIds: world.storedExecutionIds }),
 		/** n8n's webhook table (the production routes main and the webhook process serve), of one workflow. */
 		webhookRows: (workflowId) =>
 			postgres.rows(`SELECT "workflowId", "webhookPath", method, node, "webhookId", "pathLength" FROM webhook_entity WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}'`),

@@ -174,7 +174,7 @@ export async function chatAnswerCases(world, t, { webhookBase, waitForWebhook, l
 	const runs = (e, name) => e?.data?.resultData?.runData?.[name]?.length ?? 0;
 	/** The workflow's ended executions; with `count`, once that many have ended (or after 30 s: a failure later). */
 	const ended = async (workflowId, count = 0) =>
-		(await waitForExecutionList(world.publicApi, workflowId, (list) => list.filter(isFinished).length >= count, { timeoutMs: 30_000 })).filter(isFinished);
+		(await waitForExecutionList(world.publicApi, workflowId, (list) => list.filter(isFinished).length >= count, { timeoutMs: 30_000, storedIds: world.storedExecutionIds })).filter(isFinished);
 	const keypadOf = async (q, chatId, message) => (q.answerIn === 'chatKeypad' ? (await admin.chat(chatId)).chat_keypad : message.inline_keypad);
 	/**
 	 * The bot's question `text` once it is in the chat (a message not in `before`), its answer buttons (or links; on
