@@ -52,13 +52,17 @@ export const test = {
 			await world.activate(alerts.workflowId);
 			const scope = { world, t, made, alerts };
 			// Each part works on bots and workflows of its own and counts only their executions and alerts: they run
-			// at once, each waiting on its own trigger (about 40 s less than one after the other).
+			// at once, each waiting on its own trigger (about 40 s less than one after the other). The webhook
+			// trigger published with a refused token comes after: on n8n 2.41 that publishing is retried for about
+			// 15 s, and once, beside it, the other webhook trigger's rounds missed every delivery made after a token
+			// change (as a refused secret would; not reproduced). A delivery's secret is now also checked against what
+			// this process registered (webhook/delivery.ts), should static data have lost the record.
 			await Promise.all([
 				t.step('trigger by reading', async () => await readingRounds(scope)),
 				t.step('trigger by reading, published with a refused token', async () => await refusedReading(scope)),
 				t.step('trigger by webhook', async () => await webhookRounds(scope)),
-				t.step('trigger by webhook, published with a refused token', async () => await refusedWebhook(scope)),
 			]);
+			await t.step('trigger by webhook, published with a refused token', async () => await refusedWebhook(scope));
 		} finally {
 			for (const id of made.workflows) await world.deactivate(id).catch(() => {});
 			// The tests after this one share this n8n: the editor's default credential (browser.mjs) must not see these.

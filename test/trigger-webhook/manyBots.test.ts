@@ -275,6 +275,22 @@ describe('a bot is who Rubika says it is (getMe\'s bot id)', () => {
 		expect(texts(trigger).at(-1)).toBe('after publishing again');
 	});
 
+	test('a registration record static data lost (a call saved static data it had read before the activation saved the record): a delivery after a token change still reaches the workflow, from what this process registered', async () => {
+		const credentials = { accessToken: DEMO_BOT_TOKEN, baseUrl: sandbox.baseUrl };
+		const trigger = await workflowFor('losing', { credentials });
+		await trigger.activate();
+		delete (trigger.saved['node:Rubika Trigger'] as Record<string, unknown>).registration;
+		credentials.accessToken = `${DEMO_BOT_TOKEN.slice(0, -1)}x`;
+		sandbox.userSendMessage({ userId: sara.user_id, text: 'after the record was lost, a mistyped token' });
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((delivery) => delivery.httpStatus)).toEqual([200]);
+		expect(texts(trigger)).toEqual(['after the record was lost, a mistyped token']);
+		// Any other secret is still refused.
+		const made = new URL(registered('ReceiveUpdate'));
+		made.pathname = made.pathname.replace(/[^/]+$/, 'A'.repeat(32));
+		expect((await trigger.post(made.pathname, newMessageDelivery('43', 'forged'))).status).toBe(403);
+	});
+
 	test('a registration record written before bot ids were kept, activated while Rubika refuses getMe (n8n 2.8 starting up): still active, nothing registered again', async () => {
 		const first = await workflowFor('first');
 		await first.activate();

@@ -61,6 +61,15 @@ export function registeredHolder(bot: string): BotHolder | undefined {
 	return undefined;
 }
 
+/** The bot `trigger` holds and what it registered for it, when this process knows both. */
+export function registrationHeldBy(trigger: string): { bot: string; registration: HeldRegistration } | undefined {
+	for (const [bot, holders] of holdersByBot) {
+		const registration = holders.get(trigger)?.registration;
+		if (registration !== undefined) return { bot, registration };
+	}
+	return undefined;
+}
+
 /** Records that `trigger` holds `bot` (it was activated with it), and no other bot any more. */
 export function hold(bot: string, trigger: string, holder: BotHolder): void {
 	letGo.delete(letGoKey(trigger, holder.webhookUrl));

@@ -14,7 +14,7 @@ import { matchesFilters } from '../../shared/updates/filters';
 import { directoryFor } from '../../shared/updates/sender';
 import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
-import { takeBotOnDelivery } from './oneTriggerPerBot';
+import { heldRegistration, takeBotOnDelivery } from './oneTriggerPerBot';
 import type { RegistrationRecord } from './registration';
 import { isRegisteredUrl, readRegistration } from './registration';
 import { downloadItemFile, fileToDownload, itemWithFile } from '../downloadFiles';
@@ -22,7 +22,7 @@ import { readTriggerSettings, webhookOf } from '../settings';
 import { botCredential, webhookKey } from './keys';
 import type { SecretLocation } from './secret';
 import { handOverTestEvent } from './testEvent';
-import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
+import { SECRET_PATH_PARAMETER, deriveSecret, fingerprint, presentedSecret, registeredUrl, secretsMatch } from './secret';
 import { identifyBot } from '../../shared/updates/botIdentity';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
@@ -39,7 +39,7 @@ async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookRespo
 	const { credential, token } = await botCredential(context);
 	const settings = readTriggerSettings(context);
 	const { secretLocation: location, tapRepeatWindowMs } = webhookOf(settings);
-	const registration = readRegistration(context.getWorkflowStaticData('node'));
+	const registration = registrationRecord(context);
 	if (location !== 'off') {
 		const expected = deriveSecret(token, webhookKey(context));
 		const presented =
@@ -96,6 +96,19 @@ async function handleDelivery(context: IWebhookFunctions): Promise<IWebhookRespo
 			? { json: withDetails }
 			: itemWithFile(withDetails, download, await downloadItemFile(context, withDetails, fileId, download, { credential }));
 	return { noWebhookResponse: true, workflowData: [[output]] };
+}
+
+/**
+ * The registration record of static data or, when static data lost it, the one this process's activation made
+ * (in memory, botHolders.ts). n8n saves static data whole, as a call read it: a call that read it before the
+ * activation had saved its record can save it without the record. Without this, every delivery after the token
+ * changed would be refused (403), though Rubika still posts to the registered address.
+ */
+function registrationRecord(context: IWebhookFunctions): RegistrationRecord | undefined {
+	const saved = readRegistration(context.getWorkflowStaticData('node'));
+	if (saved !== undefined || context.getMode() === 'manual') return saved;
+	const held = heldRegistration(context);
+	return held && { url: fingerprint(held.registration.url), types: held.registration.endpoints, at: '', bot: held.bot };
 }
 
 /**

@@ -23,7 +23,7 @@ import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../shared/transport';
 import type { BotHolder, HeldRegistration } from './botHolders';
-import { hold, holdOnDelivery, letGoAt, otherHolder } from './botHolders';
+import { hold, holdOnDelivery, letGoAt, otherHolder, registrationHeldBy } from './botHolders';
 import { webhookKey } from './keys';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -47,6 +47,11 @@ export function takeBotAtActivation(context: IHookFunctions, bot: string, regist
  */
 export function takeBotOnDelivery(context: IWebhookFunctions, bot: string): void {
 	holdOnDelivery(bot, triggerKey(context), holderOf(context));
+}
+
+/** What this published trigger registered for its bot, as far as this process knows (its activation). */
+export function heldRegistration(context: IWebhookFunctions): { bot: string; registration: HeldRegistration } | undefined {
+	return registrationHeldBy(triggerKey(context));
 }
 
 /** At deactivation: the trigger lets go of its bot (a test listener that stops lets go of nothing). */
