@@ -339,7 +339,7 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 		);
 		t.check('after WEBHOOK_URL changes and main restarts, the trigger registers the new address by itself', renewed?.startsWith(`${world.mainBase}/webhook/`), renewed);
 		const beforeReactivation = (await registrations()).length;
-		await world.deactivate(IDS.webhook);
+		await unpublish(world, IDS.webhook);
 		await world.activate(IDS.webhook);
 		const after = await eventually(async () => (await registrations()).slice(beforeReactivation).at(-1), { timeoutMs: 30_000 });
 		t.check('deactivating and activating the workflow registers it there too', after?.startsWith(`${world.mainBase}/webhook/`), after);
@@ -360,13 +360,21 @@ export async function run(world, t, { recipients = 2000, only = SCENARIOS } = {}
 async function listenInQueueMode(world, t) {
 	const listen = await listenWhilePublished(world, t, { name: 'Queue Listen Bot', routeTestTo: world.mainBase });
 	t.check('… the published address is the webhook process\'s', Object.values(listen.published ?? {}).every((url) => url.startsWith(`${world.webhookBase}/webhook/`)));
-	await world.deactivate(listen.id);
-	// n8n 2.41 unpublishes after the API call has returned (its publication outbox): until it has, the trigger's
-	// delete is still to come, with its updateBotEndpoints calls, which the next scenario would take for its own.
+	// Until n8n 2.41 has unpublished it, the trigger's delete is still to come, with its updateBotEndpoints calls,
+	// which the next scenario would take for its own.
+	await unpublish(world, listen.id);
+}
+
+/**
+ * Unpublishes a workflow and, on n8n 2.41, waits until it is: 2.41 unpublishes after the API call has returned
+ * (its publication outbox), and publishing again before then may leave nothing done.
+ */
+async function unpublish(world, id) {
+	await world.deactivate(id);
 	if (world.version === '2.8.4') return;
 	const s = await world.session();
-	const status = await eventually(async () => (await s.get(`/rest/workflows/${listen.id}/publication-status`))?.status === 'not_published' || undefined, { timeoutMs: 30_000 });
-	if (!status) throw new Error(`workflow ${listen.id} still not unpublished 30 s after the API call`);
+	const status = await eventually(async () => (await s.get(`/rest/workflows/${id}/publication-status`))?.status === 'not_published' || undefined, { timeoutMs: 30_000 });
+	if (!status) throw new Error(`workflow ${id} still not unpublished 30 s after the API call`);
 }
 
 /** One queue world, the scenarios, `N passed, N failed`. Used by `npm test` (after e2e/run.mjs). */
