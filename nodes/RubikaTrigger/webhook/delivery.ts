@@ -16,13 +16,13 @@ import { isRepeatedDelivery, takeBackIfNotHandled } from './deduplication';
 import { deliveryToItem, readDeliveryBody } from './deliveryItem';
 import { heldRegistration, takeBotOnDelivery } from './oneTriggerPerBot';
 import type { RegistrationRecord } from './registration';
-import { isRegisteredUrl, readRegistration } from './registration';
+import { isRegisteredUrl, readRegistration, registrationRecordOf } from './registration';
 import { downloadItemFile, fileToDownload, itemWithFile } from '../downloadFiles';
 import { readTriggerSettings, webhookOf } from '../settings';
 import { botCredential, webhookKey } from './keys';
 import type { SecretLocation } from './secret';
 import { handOverTestEvent } from './testEvent';
-import { SECRET_PATH_PARAMETER, deriveSecret, fingerprint, presentedSecret, registeredUrl, secretsMatch } from './secret';
+import { SECRET_PATH_PARAMETER, deriveSecret, presentedSecret, registeredUrl, secretsMatch } from './secret';
 import { identifyBot } from '../../shared/updates/botIdentity';
 
 /** What every delivery is answered with, at once (facts §4: libraries answer 200 `{"status":"OK"}`). */
@@ -108,7 +108,7 @@ function registrationRecord(context: IWebhookFunctions): RegistrationRecord | un
 	const saved = readRegistration(context.getWorkflowStaticData('node'));
 	if (saved !== undefined || context.getMode() === 'manual') return saved;
 	const held = heldRegistration(context);
-	return held && { url: fingerprint(held.registration.url), types: held.registration.endpoints, at: '', bot: held.bot };
+	return held && registrationRecordOf(held.registration.url, held.registration.endpoints, held.bot);
 }
 
 /**

@@ -40,9 +40,14 @@ export function readRegistration(staticData: IDataObject): RegistrationRecord | 
 	};
 }
 
+/** The record of registering `url` (the whole URL, secret included) for `types` and `bot`, as of now. */
+export function registrationRecordOf(url: string, types: readonly string[], bot: string): RegistrationRecord {
+	return { url: fingerprint(url), types: normaliseTypes(types), at: new Date().toISOString(), bot };
+}
+
 export function saveRegistration(staticData: IDataObject, url: string, types: readonly string[], bot: string): void {
 	// Assigned as a whole new object: n8n notices changes to static data through its setters only.
-	staticData[FIELD] = { url: fingerprint(url), types: normaliseTypes(types), at: new Date().toISOString(), bot };
+	staticData[FIELD] = registrationRecordOf(url, types, bot);
 }
 
 export function forgetRegistration(staticData: IDataObject): void {
